@@ -1,0 +1,117 @@
+import { Collection, Index, ManyToMany, ManyToOne, Property, Unique } from '@mikro-orm/core';
+import { Field, Float, Int, ObjectType } from 'type-graphql';
+import type { ReleaseStatus } from '../common/enums';
+import { ImageUrl, ReleaseStatusScalar, UnixTime } from '../common/scalars';
+import { ReferencedEntity } from '../db/base.entity';
+import type { Franchise } from '../franchises/franchise.entity';
+import { Genre } from './genre.entity';
+
+/**
+ * Columns shared by anime, manga and novels. Catalog rows come from the importer;
+ * `native_*` and `comments_count` are derived values kept current by their writers.
+ */
+@ObjectType({ isAbstract: true })
+export abstract class CatalogTitle extends ReferencedEntity {
+  @Field(() => String)
+  @Property({ type: 'text' })
+  @Unique()
+  slug!: string;
+
+  @Field(() => Int)
+  @Property({ type: 'integer' })
+  @Unique()
+  extcat_id!: number;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  title_ua: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  title_en: string | null = null;
+
+  @Field(() => [String])
+  @Property({ type: 'text[]' })
+  synonyms: string[] = [];
+
+  @Field(() => ReleaseStatusScalar, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  status: ReleaseStatus | null = null;
+
+  @Field(() => Int, { nullable: true })
+  @Property({ type: 'integer', nullable: true })
+  @Index()
+  year: number | null = null;
+
+  @Field(() => ImageUrl, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  image: string | null = null;
+
+  @Field(() => Float)
+  @Property({ type: 'double' })
+  @Index()
+  score: number = 0;
+
+  @Field(() => Int)
+  @Property({ type: 'integer' })
+  scored_by: number = 0;
+
+  @Field(() => Float)
+  @Property({ type: 'double' })
+  native_score: number = 0;
+
+  @Field(() => Int)
+  @Property({ type: 'integer' })
+  native_scored_by: number = 0;
+
+  @Field(() => UnixTime, { nullable: true })
+  @Property({ type: 'datetime', nullable: true })
+  start_date: Date | null = null;
+
+  @Field(() => UnixTime, { nullable: true })
+  @Property({ type: 'datetime', nullable: true })
+  end_date: Date | null = null;
+
+  @Field(() => Boolean)
+  @Property({ type: 'boolean' })
+  translated_ua: boolean = false;
+
+  @Field(() => Boolean)
+  @Property({ type: 'boolean' })
+  nsfw: boolean = false;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  synopsis_en: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  synopsis_ua: string | null = null;
+
+  @Field(() => Int)
+  @Property({ type: 'integer' })
+  comments_count: number = 0;
+
+  @ManyToMany(() => Genre)
+  genres = new Collection<Genre>(this);
+
+  @ManyToOne({ entity: 'Franchise', nullable: true, deleteRule: 'set null', index: true })
+  franchise: Franchise | null = null;
+
+  @Field(() => Boolean)
+  get has_franchise(): boolean {
+    return this.franchise !== null;
+  }
+
+  /** Soft delete: a deleted title is never found or listed (semantics §1.8). */
+  @Property({ type: 'boolean' })
+  deleted: boolean = false;
+
+  @Field(() => UnixTime, { nullable: true })
+  @Property({ type: 'datetime', nullable: true })
+  created: Date | null = null;
+
+  @Field(() => UnixTime, { nullable: true })
+  @Property({ type: 'datetime', nullable: true })
+  updated: Date | null = null;
+}

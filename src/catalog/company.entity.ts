@@ -1,0 +1,38 @@
+import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
+import { Field, ObjectType } from 'type-graphql';
+import type { CompanyRole } from '../common/enums';
+import { ImageUrl } from '../common/scalars';
+import { ReferencedEntity } from '../db/base.entity';
+import type { Anime } from './anime.entity';
+
+@ObjectType()
+@Entity()
+export class Company extends ReferencedEntity {
+  @Field(() => String)
+  @Property({ type: 'text' })
+  @Unique()
+  slug!: string;
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  name!: string;
+
+  @Field(() => ImageUrl, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  image: string | null = null;
+}
+
+/** An anime's producer or studio. */
+@Entity()
+@Unique({ properties: ['anime', 'company', 'role'] })
+@Index({ properties: ['company', 'role'] })
+export class AnimeCompany extends ReferencedEntity {
+  @ManyToOne({ entity: 'Anime', deleteRule: 'cascade' })
+  anime!: Anime;
+
+  @ManyToOne(() => Company, { deleteRule: 'cascade' })
+  company!: Company;
+
+  @Property({ type: 'text' })
+  role!: CompanyRole;
+}

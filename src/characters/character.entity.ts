@@ -1,0 +1,42 @@
+import { Entity, Property, Unique } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { ImageUrl } from '../common/scalars';
+import { ReferencedEntity } from '../db/base.entity';
+
+@ObjectType()
+@Entity()
+export class Character extends ReferencedEntity {
+  @Field(() => String)
+  get data_type(): 'character' {
+    return 'character';
+  }
+
+  @Field(() => String)
+  @Property({ type: 'text' })
+  @Unique()
+  slug!: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  name_ua: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  name_en: string | null = null;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  name_ja: string | null = null;
+
+  @Field(() => ImageUrl, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  image: string | null = null;
+
+  @Field(() => [String])
+  @Property({ type: 'text[]' })
+  synonyms: string[] = [];
+
+  @Field(() => Int)
+  @Property({ type: 'integer' })
+  comments_count: number = 0;
+}

@@ -1,0 +1,21 @@
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import * as E from '../enums';
+import { enumScalar } from './enum.scalar';
+
+export { UnixTime } from './unix-time.scalar';
+export { ImageUrl, imageUrl } from './image-url.scalar';
+export { GraphQLJSON as JSONScalar, GraphQLJSONObject as JSONObjectScalar };
+
+export const RoleScalar = enumScalar('UserRole', E.ROLES);
+export const AnimeMediaTypeScalar = enumScalar('AnimeMediaType', E.ANIME_MEDIA_TYPES);
+export const MangaMediaTypeScalar = enumScalar('MangaMediaType', E.MANGA_MEDIA_TYPES);
+export const NovelMediaTypeScalar = enumScalar('NovelMediaType', E.NOVEL_MEDIA_TYPES);
+export const ReleaseStatusScalar = enumScalar('ReleaseStatus', E.RELEASE_STATUSES);
+export const WatchStatusScalar = enumScalar('WatchStatus', E.WATCH_STATUSES);
+export const ReadStatusScalar = enumScalar('ReadStatus', E.READ_STATUSES);
+export const SeasonScalar = enumScalar('Season', E.SEASONS);
+export const SourceScalar = enumScalar('Source', E.SOURCES);
+export const AgeRatingScalar = enumScalar('AgeRating', E.AGE_RATINGS);
+export const TitleContentTypeScalar = enumScalar('TitleContentType', E.TITLE_CONTENT_TYPES);
+export const ExternalLinkTypeScalar = enumScalar('ExternalLinkType', E.EXTERNAL_LINK_TYPES);
+export const GenreTypeScalar = enumScalar('GenreType', E.GENRE_TYPES);

@@ -1,0 +1,65 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { startEmbeddedPostgres } from './embedded';
+import { ormOptions } from './orm-options';
+
+export type DatabaseMode = 'external' | 'embedded';
+
+export interface Database {
+  mode: DatabaseMode;
+  url: string;
+  /** Stops the embedded server; a no-op for an external database. */
+  stop(): Promise<void>;
+}
+
+const EMBEDDED_DATABASE = 'catalog';
+
+/** Creates `name` on the server at `serverUrl` unless it exists. */
+export async function ensureDatabase(serverUrl: string, name: string, template?: string): Promise<string> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount === 0) {
+      const from = template ? ` template ${client.escapeIdentifier(template)}` : '';
+      await client.query(`create database ${client.escapeIdentifier(name)}${from}`);
+    }
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * The database the service uses: `DATABASE_URL` when set, else an embedded
+ * PostgreSQL with its data under `dataDir`.
+ */
+export async function openDatabase(options: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  log?: (line: string) => void;
+}): Promise<Database> {
+  if (options.databaseUrl) {
+    return { mode: 'external', url: options.databaseUrl, stop: async () => undefined };
+  }
+  const embedded = await startEmbeddedPostgres({ dataDir: options.dataDir, log: options.log });
+  try {
+    const url = await ensureDatabase(embedded.serverUrl, EMBEDDED_DATABASE);
+    return { mode: 'embedded', url, stop: embedded.stop };
+  } catch (error) {
+    await embedded.stop();
+    throw error;
+  }
+}
+
+export async function createOrm(url: string, extra: { onQuery?: (sql: string) => void; poolMax?: number } = {}) {
+  return MikroORM.init(ormOptions({ clientUrl: url, ...extra }));
+}
+
+/** Applies every pending committed migration; returns the names applied. */
+export async function migrate(orm: MikroORM): Promise<string[]> {
+  const applied = await orm.migrator.up();
+  return applied.map((migration) => migration.name);
+}

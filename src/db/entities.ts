@@ -1,0 +1,70 @@
+import { ActionRecord } from '../accounts/action-record.entity';
+import { AuthToken } from '../accounts/auth-token.entity';
+import { Follow } from '../accounts/follow.entity';
+import { User } from '../accounts/user.entity';
+import { Article, ArticleTag, Attachment, Tag } from '../articles/article.entity';
+import { AiringEpisode, Anime } from '../catalog/anime.entity';
+import { CatalogTitle } from '../catalog/catalog-title.entity';
+import { AnimeCompany, Company } from '../catalog/company.entity';
+import { Genre } from '../catalog/genre.entity';
+import { Magazine } from '../catalog/magazine.entity';
+import { Manga } from '../catalog/manga.entity';
+import { Novel } from '../catalog/novel.entity';
+import { ReadableTitle } from '../catalog/readable-title.entity';
+import { Appearance } from '../characters/appearance.entity';
+import { Character } from '../characters/character.entity';
+import { Client } from '../clients/client.entity';
+import { TokenRequest } from '../clients/token-request.entity';
+import { Collection, CollectionItem } from '../collections/collection.entity';
+import { Comment, CommentVersion } from '../comments/comment.entity';
+import { Franchise } from '../franchises/franchise.entity';
+import { ListEntry } from '../lists/list-entry.entity';
+import { ReadEntry } from '../lists/read-entry.entity';
+import { WatchEntry } from '../lists/watch-entry.entity';
+import { JobCursor, Notification } from '../notifications/notification.entity';
+import { Credit } from '../people/credit.entity';
+import { Person } from '../people/person.entity';
+import { Role } from '../people/role.entity';
+import { Vote } from '../votes/vote.entity';
+import { ReferencedEntity } from './base.entity';
+
+/** Every entity of the model, in one list for the ORM (base classes included for metadata). */
+export const entities = [
+  ReferencedEntity,
+  CatalogTitle,
+  ReadableTitle,
+  ListEntry,
+  Genre,
+  Magazine,
+  Company,
+  AnimeCompany,
+  Anime,
+  AiringEpisode,
+  Manga,
+  Novel,
+  Person,
+  Role,
+  Credit,
+  Character,
+  Appearance,
+  Franchise,
+  User,
+  AuthToken,
+  ActionRecord,
+  Follow,
+  Client,
+  TokenRequest,
+  WatchEntry,
+  ReadEntry,
+  Comment,
+  CommentVersion,
+  Vote,
+  Collection,
+  CollectionItem,
+  Article,
+  Tag,
+  ArticleTag,
+  Attachment,
+  Notification,
+  JobCursor,
+];

@@ -1,0 +1,43 @@
+import { type Options } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { entities } from './entities';
+import { migrationsList } from './migrations';
+
+export interface OrmOptionsInput {
+  clientUrl: string;
+  /** Receives every SQL statement (the tests count them). */
+  onQuery?: (sql: string) => void;
+  poolMax?: number;
+}
+
+/**
+ * ORM options shared by the service, the CLI commands and the tests: the same
+ * driver, entities, migrations and pool in both database modes.
+ */
+export function ormOptions({ clientUrl, onQuery, poolMax = 10 }: OrmOptionsInput): Options<PostgreSqlDriver> {
+  return {
+    driver: PostgreSqlDriver,
+    clientUrl,
+    entities,
+    extensions: [Migrator],
+    pool: { min: 0, max: poolMax },
+    dataloader: true,
+    forceUtcTimezone: true,
+    // The schema is owned by the committed migrations, never synchronised at runtime.
+    ensureDatabase: false,
+    allowGlobalContext: false,
+    debug: onQuery ? ['query'] : false,
+    logger: onQuery ? (message: string) => onQuery(message) : undefined,
+    migrations: {
+      migrationsList,
+      path: 'src/db/migrations',
+      pathTs: 'src/db/migrations',
+      emit: 'ts',
+      snapshot: false,
+      silent: true,
+      transactional: true,
+      allOrNothing: true,
+    },
+  };
+}
