@@ -10,7 +10,7 @@ import { Genre } from './genre.entity';
  * Columns shared by anime, manga and novels. Catalog rows come from the importer;
  * `native_*` and `comments_count` are derived values kept current by their writers.
  */
-@ObjectType({ isAbstract: true })
+@ObjectType()
 export abstract class CatalogTitle extends ReferencedEntity {
   @Field(() => String)
   @Property({ type: 'text' })

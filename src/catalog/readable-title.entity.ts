@@ -18,7 +18,7 @@ export class ExternalLink {
 }
 
 /** Manga and novels share one shape (contract: "The same shape for both"). */
-@ObjectType({ isAbstract: true })
+@ObjectType()
 export abstract class ReadableTitle extends CatalogTitle {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })

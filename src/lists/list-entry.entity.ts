@@ -5,7 +5,7 @@ import { UnixTime } from '../common/scalars';
 import { now, ReferencedEntity } from '../db/base.entity';
 
 /** Columns shared by watch and read entries. */
-@ObjectType({ isAbstract: true })
+@ObjectType()
 export abstract class ListEntry extends ReferencedEntity {
   @ManyToOne(() => User, { deleteRule: 'cascade' })
   user!: User;

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import cookieParser from 'cookie-parser';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { AppError, languageOf } from './common/errors/app-error';
+import { asAppError, formatGraphQLError } from './common/errors/render';
+import { requestScope } from './common/request-scope';
+import type { Config } from './config';
+import { RequestContext } from './context';
+import { contextOf, sendError } from './http';
+import { restRouter } from './rest/rest-router';
+import { restRoutes } from './rest/routes';
+import { buildAppSchema } from './schema';
+
+export interface AppDependencies {
+  orm: MikroORM;
+  config: Config;
+  log: Logger;
+}
+
+export interface App {
+  app: express.Express;
+  apollo: ApolloServer<RequestContext>;
+  stop(): Promise<void>;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** The raw token: a non-empty `auth` header wins over the `auth` cookie (semantics §1.2). */
+function rawTokenOf(req: express.Request): string | undefined {
+  const header = req.get('auth');
+  if (header) return header;
+  const cookie = (req.cookies as Record<string, unknown> | undefined)?.auth;
+  return typeof cookie === 'string' && cookie !== '' ? cookie : undefined;
+}
+
+/** Builds the express application (without listening): logs, context, GraphQL, REST, errors. */
+export async function buildApp({ orm, config, log }: AppDependencies): Promise<App> {
+  const apollo = new ApolloServer<RequestContext>({
+    schema: await buildAppSchema(),
+    formatError: formatGraphQLError,
+    introspection: config.introspection,
+    includeStacktraceInErrorResponses: false,
+    plugins: [ApolloServerPluginLandingPageDisabled()],
+  });
+  await apollo.start();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('strict routing', true);
+  app.set('case sensitive routing', true);
+
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    }),
+  );
+  app.use(cookieParser());
+  app.use(requestContext(orm));
+  app.use(requestTimeout(config.requestTimeoutMs));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await orm.em.getConnection().execute('select 1');
+      res.json({ status: 'ok' });
+    } catch {
+      res.status(503).json({ status: 'unavailable' });
+    }
+  });
+
+  app.post('/graphql', express.json({ limit: '1mb', strict: false }));
+  app.use('/graphql', expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) }));
+  app.use(restRouter(restRoutes, apollo));
+
+  app.use((_req, res) => sendError(res, new AppError('system:not_found'), contextOf(res).language));
+  app.use(errorHandler);
+
+  return { app, apollo, stop: () => apollo.stop() };
+}
+
+/** One forked entity manager, the lazy caller and the message language per request. */
+function requestContext(orm: MikroORM): RequestHandler {
+  return (req, res, next) => {
+    const language = languageOf(req.get('accept-language'));
+    const context = new RequestContext(orm.em.fork(), String(req.id), language, req.log, rawTokenOf(req));
+    res.locals.context = context;
+    requestScope.run({ requestId: context.requestId, language, log: req.log }, next);
+  };
+}
+
+/** 408 `timeout` when a request runs past the configured time. */
+function requestTimeout(ms: number): RequestHandler {
+  return (_req, res, next) => {
+    const timer = setTimeout(() => {
+      if (!res.headersSent) sendError(res, new AppError('timeout'), contextOf(res).language);
+    }, ms);
+    timer.unref();
+    res.on('close', () => clearTimeout(timer));
+    next();
+  };
+}
+
+/** Body-parser failures and anything else that reached express. */
+const errorHandler: ErrorRequestHandler = (error: { type?: string }, req, res, _next) => {
+  const language = contextOf(res)?.language ?? 'en';
+  let appError: AppError;
+  if (error.type === 'entity.too.large') appError = new AppError('system:payload_too_large');
+  else if (error.type === 'entity.parse.failed') appError = new AppError('system:validation_error', {
+    name: '',
+    location: 'body',
+  });
+  else appError = asAppError(error);
+  if (req.path === '/graphql') {
+    res.status(appError.status).json({
+      errors: [{ message: appError.message_in(language), extensions: { code: appError.code, http: { status: appError.status } } }],
+    });
+    return;
+  }
+  sendError(res, appError, language);
+};

@@ -1,0 +1,36 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TitleContentType } from '../common/enums';
+import { AppError } from '../common/errors/app-error';
+import type { ErrorCode } from '../common/errors/catalog';
+import { Anime } from './anime.entity';
+import { Manga } from './manga.entity';
+import { Novel } from './novel.entity';
+
+export const TITLE_ENTITIES = { anime: Anime, manga: Manga, novel: Novel } as const;
+export type Title = Anime | Manga | Novel;
+
+/**
+ * Module look-up (semantics §1.8): the slug is lower-cased first; deleted titles are
+ * never found.
+ */
+export async function findTitleBySlug<K extends TitleContentType>(
+  em: EntityManager,
+  kind: K,
+  slug: string,
+  notFound: ErrorCode,
+): Promise<InstanceType<(typeof TITLE_ENTITIES)[K]>> {
+  return findTitle(em, kind, slug.toLowerCase(), notFound);
+}
+
+/** Look-up by content type and slug (semantics §1.8): exact, case-sensitive slug; not deleted. */
+export async function findTitle<K extends TitleContentType>(
+  em: EntityManager,
+  kind: K,
+  slug: string,
+  notFound: ErrorCode,
+): Promise<InstanceType<(typeof TITLE_ENTITIES)[K]>> {
+  const entity = TITLE_ENTITIES[kind] as unknown as typeof Anime;
+  const title = await em.findOne(entity, { slug, deleted: false });
+  if (!title) throw new AppError(notFound);
+  return title as unknown as InstanceType<(typeof TITLE_ENTITIES)[K]>;
+}

@@ -1,0 +1,21 @@
+import { Arg, Args, Ctx, ObjectType, Query, Resolver } from 'type-graphql';
+import { PageArgs, PagedType } from '../common/pagination/pagination';
+import type { RequestContext } from '../context';
+import { Appearance } from './appearance.entity';
+import { novelCharacters } from './characters.service';
+
+@ObjectType()
+export class NovelCharacterPage extends PagedType(Appearance) {}
+
+@Resolver()
+export class CharactersResolver {
+  /** #19 GET /novel/{slug}/characters: no authentication. */
+  @Query(() => NovelCharacterPage, { description: 'Characters of a novel (contract #19).' })
+  novelCharacters(
+    @Arg('slug', () => String) slug: string,
+    @Args(() => PageArgs) page: PageArgs,
+    @Ctx() ctx: RequestContext,
+  ): Promise<NovelCharacterPage> {
+    return novelCharacters(ctx.em, slug, page);
+  }
+}

@@ -1,0 +1,28 @@
+import { raw } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { findTitleBySlug } from '../catalog/catalog.service';
+import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
+import { Appearance } from './appearance.entity';
+
+/**
+ * #19: the characters of a novel, main ones first, then by English name (C collation,
+ * nulls last), then reference. Three queries whatever the page size.
+ */
+export async function novelCharacters(em: EntityManager, slug: string, args: PageArgs): Promise<Page<Appearance>> {
+  const novel = await findTitleBySlug(em, 'novel', slug, 'novel:not_found');
+  const { offset, limit } = pageWindow(args);
+  const [list, total] = await em
+    .createQueryBuilder(Appearance, 'a')
+    .select('a.*')
+    .joinAndSelect('a.character', 'c')
+    .where({ novel })
+    .orderBy([
+      { main: 'desc' },
+      { [raw('c.name_en collate "C"')]: 'asc nulls last' },
+      { character: { reference: 'asc' } },
+    ])
+    .limit(limit)
+    .offset(offset)
+    .getResultAndCount();
+  return toPage(list, total, args);
+}

@@ -1,0 +1,107 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AuthToken } from '../../accounts/auth-token.entity';
+import { User } from '../../accounts/user.entity';
+import { AppError } from '../errors/app-error';
+import { coversScopes } from './scopes';
+import { hashSecret } from './secrets';
+
+export interface Viewer {
+  user: User;
+  token: AuthToken;
+}
+
+type Resolution =
+  | { kind: 'missing' | 'invalid' | 'expired' | 'banned' | 'deleted' }
+  | { kind: 'ok'; viewer: Viewer };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const TOKEN_SLIDING_LIFETIME_MS = 30 * DAY_MS;
+const SLIDE_SLACK_MS = 5 * 60 * 1000;
+const LAST_ACTIVE_STEP_MS = 5 * 60 * 1000;
+
+/**
+ * The caller of one request, resolved lazily from the raw `auth` value: routes
+ * without authentication never resolve it (no errors, no side effects).
+ */
+export class AuthSession {
+  private resolution?: Promise<Resolution>;
+
+  constructor(
+    private readonly em: EntityManager,
+    /** The raw `auth` header, or else cookie, value. */
+    readonly rawToken: string | undefined,
+  ) {}
+
+  /** Required authentication: every resolution failure is an error (semantics §1.2). */
+  async required(): Promise<Viewer> {
+    const result = await this.resolve();
+    switch (result.kind) {
+      case 'ok':
+        return result.viewer;
+      case 'missing':
+        throw new AppError('auth:missing_token');
+      case 'invalid':
+        throw new AppError('auth:invalid_token');
+      case 'expired':
+        throw new AppError('auth:token_expired');
+      case 'banned':
+        throw new AppError('auth:banned');
+      case 'deleted':
+        throw new AppError('user:deleted');
+    }
+  }
+
+  /**
+   * Optional authentication: a bad or missing token means anonymous, a deleted
+   * account is an error, and a third-party token lacking `scopes` is refused.
+   */
+  async optional(scopes: readonly string[] = []): Promise<Viewer | null> {
+    const result = await this.resolve();
+    if (result.kind === 'deleted') throw new AppError('user:deleted');
+    if (result.kind !== 'ok') return null;
+    requireScopes(result.viewer, scopes);
+    return result.viewer;
+  }
+
+  private resolve(): Promise<Resolution> {
+    this.resolution ??= this.lookUp();
+    return this.resolution;
+  }
+
+  private async lookUp(): Promise<Resolution> {
+    if (!this.rawToken) return { kind: 'missing' };
+    const token = await this.em.findOne(
+      AuthToken,
+      { secret_hash: hashSecret(this.rawToken) },
+      { populate: ['user', 'client'] },
+    );
+    if (!token) return { kind: 'invalid' };
+    const now = Date.now();
+    if (now > token.expiration.getTime()) return { kind: 'expired' };
+    const user = token.user;
+    if (user.banned) return { kind: 'banned' };
+    if (user.role === 'deleted') return { kind: 'deleted' };
+    await this.recordUse(token, user, now);
+    return { kind: 'ok', viewer: { user, token } };
+  }
+
+  /** Slides the expiry and `last_active` only when they are stale, to avoid a write per request. */
+  private async recordUse(token: AuthToken, user: User, now: number): Promise<void> {
+    if (token.expiration.getTime() < now + TOKEN_SLIDING_LIFETIME_MS - SLIDE_SLACK_MS) {
+      const changes = { expiration: new Date(now + TOKEN_SLIDING_LIFETIME_MS), used: new Date(now) };
+      await this.em.nativeUpdate(AuthToken, { reference: token.reference }, changes);
+      Object.assign(token, changes);
+    }
+    if (user.last_active.getTime() <= now - LAST_ACTIVE_STEP_MS) {
+      const last_active = new Date(now);
+      await this.em.nativeUpdate(User, { reference: user.reference }, { last_active });
+      user.last_active = last_active;
+    }
+  }
+}
+
+/** First-party tokens pass every scope check; third-party ones need the scopes (semantics §1.4). */
+export function requireScopes(viewer: Viewer, scopes: readonly string[]): void {
+  if (!viewer.token.client || scopes.length === 0) return;
+  if (!coversScopes(viewer.token.scope, scopes)) throw new AppError('permission:denied');
+}

@@ -1,0 +1,58 @@
+import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { Anime } from '../catalog/anime.entity';
+import { TITLE_ENTITIES } from '../catalog/catalog.service';
+import { Manga } from '../catalog/manga.entity';
+import { Novel } from '../catalog/novel.entity';
+import type { TitleContentType } from '../common/enums';
+import { groupedLoader } from '../common/loaders';
+import { TitleContentTypeScalar } from '../common/scalars';
+import type { RequestContext } from '../context';
+import { Franchise } from './franchise.entity';
+import { franchiseOf } from './franchise.service';
+
+const TITLE_ORDER = 'start_date desc nulls last, reference asc';
+
+/** Non-deleted titles of one kind in many franchises, `start_date` desc nulls last, then reference. */
+function franchiseTitles<K extends TitleContentType>(ctx: RequestContext, kind: K) {
+  return groupedLoader<InstanceType<(typeof TITLE_ENTITIES)[K]>>(
+    ctx,
+    `franchise:${kind}`,
+    (franchises) =>
+      ctx.em
+        .createQueryBuilder(TITLE_ENTITIES[kind] as typeof Anime)
+        .select('*')
+        .where({ franchise: { $in: franchises }, deleted: false })
+        .orderBy({ start_date: 'desc nulls last', reference: 'asc' })
+        .getResultList() as Promise<InstanceType<(typeof TITLE_ENTITIES)[K]>[]>,
+    (title) => title.franchise!.reference,
+  );
+}
+
+@Resolver(() => Franchise)
+export class FranchiseResolver {
+  /** #13 GET /related/{content_type}/{slug}/franchise: optional authentication, no scope. */
+  @Query(() => Franchise, { description: `Franchise of a title (contract #13); each list by ${TITLE_ORDER}.` })
+  async franchise(
+    @Arg('content_type', () => TitleContentTypeScalar) contentType: TitleContentType,
+    @Arg('slug', () => String) slug: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Franchise> {
+    await ctx.auth.optional();
+    return franchiseOf(ctx.em, contentType, slug);
+  }
+
+  @FieldResolver(() => [Anime])
+  anime(@Root() franchise: Franchise, @Ctx() ctx: RequestContext): Promise<Anime[]> {
+    return franchiseTitles(ctx, 'anime').load(franchise.reference);
+  }
+
+  @FieldResolver(() => [Manga])
+  manga(@Root() franchise: Franchise, @Ctx() ctx: RequestContext): Promise<Manga[]> {
+    return franchiseTitles(ctx, 'manga').load(franchise.reference);
+  }
+
+  @FieldResolver(() => [Novel])
+  novel(@Root() franchise: Franchise, @Ctx() ctx: RequestContext): Promise<Novel[]> {
+    return franchiseTitles(ctx, 'novel').load(franchise.reference);
+  }
+}

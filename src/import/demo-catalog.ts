@@ -1,0 +1,281 @@
+import {
+  AGE_RATINGS,
+  ANIME_MEDIA_TYPES,
+  MANGA_MEDIA_TYPES,
+  NOVEL_MEDIA_TYPES,
+  RELEASE_STATUSES,
+  SEASONS,
+  SOURCES,
+} from '../common/enums';
+
+/** A small deterministic PRNG (mulberry32), so the same seed always yields the same data. */
+export class SeededRandom {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+
+  chance(probability: number): boolean {
+    return this.next() < probability;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)];
+  }
+
+  sample<T>(items: readonly T[], count: number): T[] {
+    const pool = [...items];
+    const result: T[] = [];
+    while (result.length < count && pool.length > 0) result.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0]);
+    return result;
+  }
+}
+
+type Row = Record<string, unknown>;
+export type DemoCatalog = Record<'genres' | 'magazines' | 'companies' | 'people' | 'characters' | 'anime' | 'manga' | 'novel' | 'franchises', Row[]>;
+
+const GENRES: ReadonlyArray<[string, string, string, string]> = [
+  ['action', 'Action', 'Бойовик', 'genre'],
+  ['adventure', 'Adventure', 'Пригоди', 'genre'],
+  ['comedy', 'Comedy', 'Комедія', 'genre'],
+  ['drama', 'Drama', 'Драма', 'genre'],
+  ['fantasy', 'Fantasy', 'Фентезі', 'genre'],
+  ['horror', 'Horror', 'Жахи', 'genre'],
+  ['mystery', 'Mystery', 'Містика', 'genre'],
+  ['romance', 'Romance', 'Романтика', 'genre'],
+  ['sci-fi', 'Sci-Fi', 'Наукова фантастика', 'genre'],
+  ['slice-of-life', 'Slice of Life', 'Буденність', 'genre'],
+  ['sports', 'Sports', 'Спорт', 'genre'],
+  ['supernatural', 'Supernatural', 'Надприродне', 'genre'],
+  ['ecchi', 'Ecchi', 'Еччі', 'explicit'],
+  ['erotica', 'Erotica', 'Еротика', 'explicit'],
+  ['hentai', 'Hentai', 'Хентай', 'explicit'],
+  ['historical', 'Historical', 'Історичне', 'theme'],
+  ['isekai', 'Isekai', 'Ісекай', 'theme'],
+  ['mecha', 'Mecha', 'Меха', 'theme'],
+  ['military', 'Military', 'Військове', 'theme'],
+  ['music', 'Music', 'Музика', 'theme'],
+  ['mythology', 'Mythology', 'Міфологія', 'theme'],
+  ['school', 'School', 'Школа', 'theme'],
+  ['space', 'Space', 'Космос', 'theme'],
+  ['time-travel', 'Time Travel', 'Подорожі в часі', 'theme'],
+  ['josei', 'Josei', 'Дзьосей', 'demographic'],
+  ['kids', 'Kids', 'Дитяче', 'demographic'],
+  ['seinen', 'Seinen', 'Сейнен', 'demographic'],
+  ['shoujo', 'Shoujo', 'Сьодзьо', 'demographic'],
+  ['shounen', 'Shounen', 'Сьонен', 'demographic'],
+];
+const EXPLICIT = new Set(['ecchi', 'erotica', 'hentai']);
+
+const ROLES = [
+  { slug: 'original-creator', name_en: 'Original Creator', name_ua: 'Автор оригіналу', weight: 100 },
+  { slug: 'story', name_en: 'Story', name_ua: 'Сценарій', weight: 90 },
+  { slug: 'art', name_en: 'Art', name_ua: 'Малюнок', weight: 80 },
+  { slug: 'director', name_en: 'Director', name_ua: 'Режисер', weight: 70 },
+  { slug: 'character-design', name_en: 'Character Design', name_ua: 'Дизайн персонажів', weight: 50 },
+  { slug: 'music', name_en: 'Music', name_ua: 'Музика', weight: 40 },
+  { slug: 'assistant', name_en: 'Assistant', name_ua: 'Асистент', weight: null },
+];
+const AUTHOR_ROLES = ROLES.filter((r) => ['original-creator', 'story', 'art', 'assistant'].includes(r.slug));
+const STAFF_ROLES = ROLES.filter((r) => ['original-creator', 'director', 'character-design', 'music'].includes(r.slug));
+
+const SYLLABLES = ['ka', 'ze', 'no', 'sora', 'hi', 'mi', 'ren', 'to', 'yu', 'ki', 'sa', 'ma', 'ru', 'shi', 'ta', 'ne'];
+const EN_WORDS = ['Blade', 'Sky', 'Moon', 'Dragon', 'Garden', 'Echo', 'Star', 'River', 'Crown', 'Shadow', 'Spring'];
+const UA_WORDS = ['Клинок', 'Небо', 'Місяць', 'Дракон', 'Сад', 'Відлуння', 'Зоря', 'Ріка', 'Корона', 'Тінь', 'Весна'];
+const GIVEN = ['Aoi', 'Haruto', 'Yui', 'Sota', 'Mio', 'Ren', 'Hina', 'Kaito', 'Sakura', 'Yuto', 'Rin', 'Daiki'];
+const FAMILY = ['Sato', 'Suzuki', 'Takahashi', 'Tanaka', 'Ito', 'Watanabe', 'Yamamoto', 'Nakamura', 'Kobayashi'];
+
+const DAY = 24 * 60 * 60;
+
+export interface DemoOptions {
+  seed: number;
+  /** 1 → about 2,000 titles; 10 → about 20,000. */
+  scale: number;
+  /** Unix seconds; schedules are laid out around it so the coming week has episodes. */
+  now: number;
+}
+
+function word(random: SeededRandom): string {
+  const parts = random.int(2, 3);
+  let text = '';
+  for (let i = 0; i < parts; i += 1) text += random.pick(SYLLABLES);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function slugOf(text: string, index: number): string {
+  return `${text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${index.toString(16).padStart(6, '0')}`;
+}
+
+/**
+ * A synthetic catalog in the import format: every kind of record the endpoints read,
+ * including an airing schedule around `now`, franchises that mix anime, manga and
+ * novels, people with manga roles, characters in novels, and a few deleted titles.
+ */
+export function generateDemoCatalog({ seed, scale, now }: DemoOptions): DemoCatalog {
+  const random = new SeededRandom(seed);
+  const count = (perScale: number) => Math.max(1, Math.round(perScale * scale));
+
+  const genres = GENRES.map(([slug, name_en, name_ua, type]) => ({ slug, name_en, name_ua, type }));
+  const magazines = Array.from({ length: 20 }, (_, i) => {
+    const name = `${random.pick(EN_WORDS)} ${word(random)}`;
+    return { slug: slugOf(name, i), name_en: name };
+  });
+  const companies = Array.from({ length: 30 }, (_, i) => {
+    const name = `Studio ${word(random)}`;
+    return { slug: slugOf(name, i), name, image: `/content/companies/${i}.png` };
+  });
+  const people = Array.from({ length: count(150) }, (_, i) => {
+    const given = random.pick(GIVEN);
+    const family = random.pick(FAMILY);
+    return {
+      slug: slugOf(`${given} ${family}`, i),
+      name_en: `${given} ${family}`,
+      name_native: random.chance(0.7) ? `${family}${given}` : null,
+      name_ua: random.chance(0.5) ? `${given} ${family} (укр.)` : null,
+      image: random.chance(0.8) ? `/content/people/${i}.jpg` : null,
+      description_ua: random.chance(0.3) ? 'Японський автор і художник.' : null,
+      synonyms: random.chance(0.2) ? [`${family} ${given}`] : [],
+    };
+  });
+  const characters = Array.from({ length: count(300) }, (_, i) => {
+    const given = random.pick(GIVEN);
+    return {
+      slug: slugOf(`${given} ${word(random)}`, i),
+      name_en: random.chance(0.9) ? `${given} ${word(random)}` : null,
+      name_ja: random.chance(0.6) ? `${given}` : null,
+      name_ua: random.chance(0.4) ? `${given} (укр.)` : null,
+      image: random.chance(0.8) ? `/content/characters/${i}.jpg` : null,
+      synonyms: [],
+    };
+  });
+
+  const pickGenres = () => {
+    const chosen = random.sample(genres, random.int(1, 4)).map((g) => g.slug);
+    return random.chance(0.05) ? [...new Set([...chosen, random.pick([...EXPLICIT])])] : chosen;
+  };
+  const castOf = (size: number) =>
+    random.sample(characters, size).map((c, i) => ({ slug: c.slug, main: i < 2 }));
+  const titleText = (i: number) => {
+    const index = random.int(0, EN_WORDS.length - 1);
+    return { en: `${EN_WORDS[index]} of ${word(random)} ${i % 7 === 0 ? 'II' : ''}`.trim(), ua: `${UA_WORDS[index]} ${word(random)}` };
+  };
+  const dates = () => {
+    const start = now - random.int(30, 30 * 365) * DAY;
+    const end = random.chance(0.6) ? Math.min(now - DAY, start + random.int(30, 720) * DAY) : null;
+    return { start_date: start, end_date: end && end > start ? end : null, year: new Date(start * 1000).getUTCFullYear() };
+  };
+  const scores = () => ({ score: Math.round(random.next() * 1000) / 100, scored_by: random.int(0, 500000) });
+
+  let extcat = 1;
+  const anime = Array.from({ length: count(700) }, (_, i) => {
+    const text = titleText(i);
+    const chosenGenres = pickGenres();
+    const ongoing = i % 12 === 0;
+    const { start_date, end_date, year } = dates();
+    const total = random.pick([12, 13, 24, 25, null]);
+    const started = ongoing ? now - random.int(1, 8) * 7 * DAY : start_date;
+    const released = ongoing ? Math.floor((now - started) / (7 * DAY)) : total;
+    return {
+      slug: slugOf(text.en, i),
+      extcat_id: extcat++,
+      title_en: text.en,
+      title_ja: `${word(random)} no ${word(random)}`,
+      title_ua: random.chance(0.6) ? text.ua : null,
+      synonyms: random.chance(0.3) ? [word(random)] : [],
+      media_type: random.pick(ANIME_MEDIA_TYPES),
+      status: ongoing ? 'ongoing' : random.pick(RELEASE_STATUSES),
+      season: random.pick(SEASONS),
+      source: random.pick(SOURCES),
+      rating: random.pick(AGE_RATINGS),
+      year: ongoing ? new Date(started * 1000).getUTCFullYear() : year,
+      episodes_released: total === null ? released : Math.min(released ?? 0, total),
+      episodes_total: total,
+      duration: random.pick([24, 23, 12, 90]),
+      image: `/content/anime/${i}.jpg`,
+      ...scores(),
+      start_date: started,
+      end_date: ongoing ? null : end_date,
+      translated_ua: random.chance(0.4),
+      nsfw: chosenGenres.some((g) => EXPLICIT.has(g)),
+      synopsis_en: `An adventure about ${word(random)} and ${word(random)}.`,
+      synopsis_ua: random.chance(0.5) ? `Пригоди ${word(random)}.` : null,
+      genres: chosenGenres,
+      studios: [random.pick(companies).slug],
+      producers: random.sample(companies, 2).map((c) => c.slug),
+      characters: castOf(random.int(0, 6)),
+      staff: random.sample(people, random.int(1, 3)).map((p) => ({
+        person: p.slug,
+        roles: random.sample(STAFF_ROLES, random.int(1, 2)),
+      })),
+      schedule: ongoing
+        ? Array.from({ length: 12 }, (_, e) => ({ episode: e + 1, airing_at: started + e * 7 * DAY + (i % 7) * 3600 }))
+        : [],
+      deleted: i % 97 === 5,
+    };
+  });
+
+  const readable = (kind: 'manga' | 'novel', size: number, mediaTypes: readonly string[]) =>
+    Array.from({ length: size }, (_, i) => {
+      const text = titleText(i);
+      const { start_date, end_date, year } = dates();
+      return {
+        slug: slugOf(`${kind} ${text.en}`, i),
+        extcat_id: extcat++,
+        title_original: `${word(random)} ${word(random)}`,
+        title_en: text.en,
+        title_ua: random.chance(0.5) ? text.ua : null,
+        synonyms: random.chance(0.3) ? [word(random)] : [],
+        media_type: random.pick(mediaTypes),
+        status: random.pick(RELEASE_STATUSES),
+        year,
+        chapters: random.chance(0.8) ? random.int(1, 400) : null,
+        volumes: random.chance(0.8) ? random.int(1, 40) : null,
+        image: `/content/${kind}/${i}.jpg`,
+        ...scores(),
+        start_date,
+        end_date,
+        translated_ua: random.chance(0.3),
+        nsfw: false,
+        synopsis_en: `A story of ${word(random)}.`,
+        synopsis_ua: random.chance(0.5) ? `Історія ${word(random)}.` : null,
+        genres: pickGenres(),
+        magazines: random.sample(magazines, random.int(0, 2)).map((m) => m.slug),
+        external: [
+          { url: `https://example.com/${kind}/${i}`, text: 'Official site', type: 'general' },
+          ...(random.chance(0.3) ? [{ url: `https://read.example.com/${i}`, text: 'Dengeki', type: 'read' }] : []),
+          { url: `https://read.example.org/${i}`, text: 'Reader', type: 'read' },
+        ],
+        authors: random.sample(people, random.int(1, 3)).map((p) => ({
+          person: p.slug,
+          roles: random.sample(AUTHOR_ROLES, random.int(1, 2)),
+        })),
+        characters: castOf(random.int(0, 8)),
+        deleted: i % 101 === 7,
+      };
+    });
+  const manga = readable('manga', count(700), MANGA_MEDIA_TYPES);
+  const novel = readable('novel', count(600), NOVEL_MEDIA_TYPES);
+
+  // Every 20th title of each kind joins a franchise that mixes the three kinds.
+  const franchises = Array.from({ length: Math.floor(Math.min(anime.length, manga.length, novel.length) / 20) }, (_, f) => ({
+    key: `demo-franchise-${f}`,
+    anime: [anime[f * 20].slug, anime[f * 20 + 1].slug],
+    manga: [manga[f * 20].slug],
+    novel: f % 2 === 0 ? [novel[f * 20].slug] : [],
+  }));
+
+  return { genres, magazines, companies, people, characters, anime, manga, novel, franchises };
+}

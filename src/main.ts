@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { createOrm, migrate, openDatabase } from './db/database';
+import { seedDemoDataIfEmpty } from './import/demo-data';
+import { createLogger } from './logger';
+
+/** Process entry: config → database → migrations → demo data → app → listen; clean shutdown on signals. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: '.data/postgres',
+    log: (line) => log.debug({ postgres: line }),
+  });
+  const orm = await createOrm(database.url);
+  const applied = await migrate(orm);
+  if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
+  if (config.demoData) await seedDemoDataIfEmpty(orm, log);
+
+  const { app, stop: stopApp } = await buildApp({ orm, config, log });
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(config.port, config.host, () => resolve(listening));
+    listening.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const base = `http://${config.host}:${port}`;
+  console.log(`REST API:   ${base}/`);
+  console.log(`GraphQL:    ${base}/graphql`);
+  console.log(`Database:   ${database.mode === 'embedded' ? 'embedded PostgreSQL (.data/postgres)' : 'DATABASE_URL'}`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    // Stop accepting, let requests in flight finish, then release the pool and the database.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await closed;
+    await stopApp();
+    await orm.close();
+    await database.stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(2);
+  }
+  console.error(error);
+  process.exit(1);
+});

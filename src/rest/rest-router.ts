@@ -1,0 +1,90 @@
+import type { ApolloServer } from '@apollo/server';
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { AppError } from '../common/errors/app-error';
+import { asAppError } from '../common/errors/render';
+import type { RequestContext } from '../context';
+import { contextOf, sendError } from '../http';
+import { validateRouteInput } from './input-validation';
+import type { RestRoute, RouteInput } from './route';
+
+const BODY_LIMIT = '1mb';
+
+/** Parses a JSON body when the Content-Type says JSON; a malformed body is left undefined. */
+const jsonBody: RequestHandler = (req, res, next) => {
+  express.json({ limit: BODY_LIMIT, strict: false })(req, res, (error?: unknown) => {
+    if (error && (error as { type?: string }).type === 'entity.too.large') {
+      sendError(res, new AppError('system:payload_too_large'), contextOf(res).language);
+      return;
+    }
+    if (error) req.body = undefined;
+    next();
+  });
+};
+
+function defaultVariables({ path, query, body }: RouteInput): Record<string, unknown> {
+  return { ...path, ...query, ...(body === undefined ? {} : { input: body }) };
+}
+
+async function runRoute(
+  route: RestRoute,
+  apollo: ApolloServer<RequestContext>,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  const ctx = contextOf(res);
+  try {
+    // Step 1 of the check order: authentication comes before any input check.
+    if (route.auth === 'required') await ctx.auth.required();
+    if (route.auth === 'optional') await ctx.auth.optional();
+    const input = validateRouteInput(
+      route,
+      req.params as Record<string, string>,
+      req.query as Record<string, unknown>,
+      route.body ? req.body : undefined,
+    );
+    const variables = (route.variables ?? defaultVariables)(input);
+    const response = await apollo.executeOperation({ query: route.document, variables }, { contextValue: ctx });
+    if (response.body.kind !== 'single') throw new Error('Incremental delivery is not used by REST routes');
+    const { data, errors } = response.body.singleResult;
+    const [first] = errors ?? [];
+    if (first) {
+      const http = first.extensions?.http as { status?: number } | undefined;
+      res.status(http?.status ?? 500).json({ message: first.message, code: first.extensions?.code });
+      return;
+    }
+    res.status(200).json(data?.[route.rootField] ?? null);
+  } catch (error) {
+    sendError(res, asAppError(error), ctx.language);
+  }
+}
+
+const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * Mounts every route of the table. Paths with fewer parameters are registered
+ * first, so literal segments win (`/collections/create` is never a reference);
+ * a known path with another method answers 405 with `Allow`.
+ */
+export function restRouter(routes: readonly RestRoute[], apollo: ApolloServer<RequestContext>): Router {
+  const router = Router({ strict: true, caseSensitive: true });
+  const byPath = new Map<string, RestRoute[]>();
+  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  const paramCount = (path: string) => (path.match(/\{/g) ?? []).length;
+  const paths = [...byPath.keys()].sort((a, b) => paramCount(a) - paramCount(b));
+
+  for (const path of paths) {
+    const pathRoutes = byPath.get(path)!;
+    for (const route of pathRoutes) {
+      const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+      const handlers: RequestHandler[] = route.body ? [jsonBody] : [];
+      router[method](expressPath(path), ...handlers, (req, res) => runRoute(route, apollo, req, res));
+    }
+    const allowed: string[] = pathRoutes.map((r) => r.method);
+    if (allowed.includes('GET')) allowed.push('HEAD');
+    router.all(expressPath(path), (_req, res) => {
+      res.setHeader('Allow', allowed.join(', '));
+      sendError(res, new AppError('system:method_not_allowed'), contextOf(res).language);
+    });
+  }
+  return router;
+}

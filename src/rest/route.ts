@@ -1,0 +1,37 @@
+import type { AuthLevel } from '../common/auth/levels';
+
+/** A JSON Schema (the subset ajv compiles), kept loose on purpose. */
+export type JsonSchema = Record<string, unknown>;
+
+export interface RouteInput {
+  path: Record<string, string>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown> | undefined;
+}
+
+/**
+ * One REST path: how its input is checked and which GraphQL operation answers it.
+ * The response body is `data[rootField]` of that operation, so REST and GraphQL
+ * return identical shapes by construction.
+ */
+export interface RestRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** With `{name}` parameters, as in the contract. */
+  path: string;
+  /** The contract's endpoint number, for the 22 contract paths. */
+  contract?: number;
+  auth: AuthLevel;
+  /** Path parameters, in path order. */
+  params: Record<string, JsonSchema>;
+  /** Whether the route takes `page` and `size`. */
+  paged?: boolean;
+  /** Query parameters besides `page` and `size`, in checking order. */
+  query?: Record<string, JsonSchema>;
+  /** Body fields in the contract's order; present when the route takes a JSON body. */
+  body?: { properties: Record<string, JsonSchema>; required?: readonly string[] };
+  /** A persisted GraphQL document with one operation. */
+  document: string;
+  rootField: string;
+  /** Input → variables; by default path values by name, `page`, `size`, and the body as `input`. */
+  variables?: (input: RouteInput) => Record<string, unknown>;
+}

@@ -1,0 +1,48 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createOrm, ensureDatabase } from '../../src/db/database';
+import { TEMPLATE_SUFFIX, WORKER_PREFIX, adminUrl } from './names';
+
+/** Counts SQL statements, so that tests can prove a request runs a bounded number of queries. */
+export class QueryCounter {
+  private statements: string[] = [];
+  private active = false;
+
+  record = (message: string): void => {
+    if (this.active && /^\[query\]/.test(message)) this.statements.push(message);
+  };
+
+  /** Runs `work` and returns how many statements it sent. */
+  async count(work: () => Promise<unknown>): Promise<number> {
+    this.statements = [];
+    this.active = true;
+    try {
+      await work();
+    } finally {
+      this.active = false;
+    }
+    return this.statements.length;
+  }
+
+  get last(): readonly string[] {
+    return this.statements;
+  }
+}
+
+/** This worker's own database, cloned from the migrated template on first use. */
+export async function workerDatabaseUrl(): Promise<string> {
+  const worker = process.env.JEST_WORKER_ID ?? '1';
+  return ensureDatabase(adminUrl(), `${WORKER_PREFIX()}w${worker}`, `${WORKER_PREFIX()}${TEMPLATE_SUFFIX}`);
+}
+
+export async function openTestOrm(counter?: QueryCounter): Promise<MikroORM> {
+  return createOrm(await workerDatabaseUrl(), { onQuery: counter?.record, poolMax: 5 });
+}
+
+/** Empties every table (except the migrations log) so that each test starts clean. */
+export async function resetDatabase(orm: MikroORM): Promise<void> {
+  const tables = await orm.em.getConnection().execute<{ tablename: string }[]>(
+    `select tablename from pg_tables where schemaname = 'public' and tablename <> 'mikro_orm_migrations'`,
+  );
+  const list = tables.map((t) => `"${t.tablename}"`).join(', ');
+  await orm.em.getConnection().execute(`truncate ${list} restart identity cascade`);
+}

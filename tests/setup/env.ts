@@ -1,0 +1,6 @@
+import 'reflect-metadata';
+
+// Tests log nothing unless asked to; images get a fixed base so URLs can be asserted.
+process.env.LOG_LEVEL ??= 'silent';
+process.env.IMAGE_BASE_URL ??= 'https://cdn.test';
+process.env.RATE_LIMIT ??= 'off';

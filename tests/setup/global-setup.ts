@@ -1,0 +1,44 @@
+import 'reflect-metadata';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { execFileSync } from 'node:child_process';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded';
+import { TEMPLATE_SUFFIX, WORKER_PREFIX, adminUrl, databaseUrl } from './names';
+
+declare global {
+  var embeddedTestDatabase: EmbeddedDatabase | undefined;
+}
+
+/**
+ * Builds the template database once per run with the committed migrations; each
+ * jest worker clones it (tests/setup/db.ts). Uses DATABASE_URL's server, or an
+ * embedded PostgreSQL when DATABASE_URL is unset.
+ */
+export default async function globalSetup(): Promise<void> {
+  if (!process.env.DATABASE_URL) {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'catalog-test-')), 'db');
+    globalThis.embeddedTestDatabase = await startEmbeddedPostgres({ dataDir, persistent: false });
+    process.env.DATABASE_URL = globalThis.embeddedTestDatabase.serverUrl;
+    process.env.TEST_EMBEDDED_DATABASE = '1';
+  }
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    const stale = await admin.query<{ datname: string }>(
+      `select datname from pg_database where datname like $1 or datname = $2`,
+      [`${WORKER_PREFIX()}%`, `${WORKER_PREFIX()}${TEMPLATE_SUFFIX}`],
+    );
+    for (const { datname } of stale.rows) {
+      await admin.query(`drop database if exists ${admin.escapeIdentifier(datname)} with (force)`);
+    }
+    const template = `${WORKER_PREFIX()}${TEMPLATE_SUFFIX}`;
+    await admin.query(`create database ${admin.escapeIdentifier(template)}`);
+    execFileSync(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'migrate-template.ts'), databaseUrl(template)], {
+      stdio: 'inherit',
+    });
+  } finally {
+    await admin.end();
+  }
+}

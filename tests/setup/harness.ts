@@ -1,0 +1,45 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Express } from 'express';
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { openTestOrm, QueryCounter, resetDatabase } from './db';
+
+export interface TestApp {
+  orm: MikroORM;
+  app: Express;
+  /** Counts the SQL statements a piece of work sends. */
+  queries: QueryCounter;
+  /** Empties every table. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The real app on this worker's database, as `npm start` builds it. */
+export async function startTestApp(): Promise<TestApp> {
+  const queries = new QueryCounter();
+  const orm = await openTestOrm(queries);
+  const config = loadConfig();
+  const { app, stop } = await buildApp({ orm, config, log: createLogger(config) });
+  return {
+    orm,
+    app,
+    queries,
+    reset: () => resetDatabase(orm),
+    close: async () => {
+      await stop();
+      await orm.close();
+    },
+  };
+}
+
+/** Registers a test app for the enclosing describe block, reset before each test. */
+export function useTestApp(): TestApp {
+  const handle = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(handle, await startTestApp());
+  });
+  beforeEach(() => handle.reset());
+  afterAll(() => handle.close());
+  return handle;
+}

@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { createOrm, migrate } from '../../src/db/database';
+
+/**
+ * Migrates the template database named by argv[2]. It runs in its own process:
+ * MikroORM metadata built in jest's global-setup realm breaks the test realm's ORM.
+ */
+async function main(): Promise<void> {
+  const orm = await createOrm(process.argv[2]);
+  try {
+    await migrate(orm);
+  } finally {
+    await orm.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
