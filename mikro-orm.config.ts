@@ -1,4 +1,6 @@
 import { ormOptions } from './src/db/orm-options';
 
 /** Configuration for MikroORM tooling; the service builds the same options in src/db. */
-export default ormOptions({ clientUrl: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/catalog' });
+export default ormOptions({
+  clientUrl: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/catalog',
+});

@@ -14,6 +14,7 @@ import type { Config } from './config';
 import { RequestContext } from './context';
 import { contextOf, sendError } from './http';
 import { restRouter } from './rest/rest-router';
+import type { RestRoute } from './rest/route';
 import { restRoutes } from './rest/routes';
 import { buildAppSchema } from './schema';
 
@@ -21,6 +22,8 @@ export interface AppDependencies {
   orm: MikroORM;
   config: Config;
   log: Logger;
+  /** The REST route table; tests may mount extra routes. */
+  routes?: readonly RestRoute[];
 }
 
 export interface App {
@@ -40,7 +43,7 @@ function rawTokenOf(req: express.Request): string | undefined {
 }
 
 /** Builds the express application (without listening): logs, context, GraphQL, REST, errors. */
-export async function buildApp({ orm, config, log }: AppDependencies): Promise<App> {
+export async function buildApp({ orm, config, log, routes = restRoutes }: AppDependencies): Promise<App> {
   const apollo = new ApolloServer<RequestContext>({
     schema: await buildAppSchema(),
     formatError: formatGraphQLError,
@@ -85,7 +88,7 @@ export async function buildApp({ orm, config, log }: AppDependencies): Promise<A
 
   app.post('/graphql', express.json({ limit: '1mb', strict: false }));
   app.use('/graphql', expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) }));
-  app.use(restRouter(restRoutes, apollo));
+  app.use(restRouter(routes, apollo));
 
   app.use((_req, res) => sendError(res, new AppError('system:not_found'), contextOf(res).language));
   app.use(errorHandler);
@@ -120,14 +123,20 @@ const errorHandler: ErrorRequestHandler = (error: { type?: string }, req, res, _
   const language = contextOf(res)?.language ?? 'en';
   let appError: AppError;
   if (error.type === 'entity.too.large') appError = new AppError('system:payload_too_large');
-  else if (error.type === 'entity.parse.failed') appError = new AppError('system:validation_error', {
-    name: '',
-    location: 'body',
-  });
+  else if (error.type === 'entity.parse.failed')
+    appError = new AppError('system:validation_error', {
+      name: '',
+      location: 'body',
+    });
   else appError = asAppError(error);
   if (req.path === '/graphql') {
     res.status(appError.status).json({
-      errors: [{ message: appError.message_in(language), extensions: { code: appError.code, http: { status: appError.status } } }],
+      errors: [
+        {
+          message: appError.message_in(language),
+          extensions: { code: appError.code, http: { status: appError.status } },
+        },
+      ],
     });
     return;
   }

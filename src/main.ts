@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config';
 import { createOrm, migrate, openDatabase } from './db/database';
 import { seedDemoDataIfEmpty } from './import/demo-data';
 import { createLogger } from './logger';
+import { exampleMangaSlug } from './catalog/catalog.service';
 
 /** Process entry: config → database → migrations → demo data → app → listen; clean shutdown on signals. */
 async function main(): Promise<void> {
@@ -30,7 +31,11 @@ async function main(): Promise<void> {
   const base = `http://${config.host}:${port}`;
   console.log(`REST API:   ${base}/`);
   console.log(`GraphQL:    ${base}/graphql`);
-  console.log(`Database:   ${database.mode === 'embedded' ? 'embedded PostgreSQL (.data/postgres)' : 'DATABASE_URL'}`);
+  console.log(
+    `Database:   ${database.mode === 'embedded' ? 'embedded PostgreSQL (.data/postgres)' : 'DATABASE_URL'}`,
+  );
+  const example = await exampleMangaSlug(orm.em.fork());
+  if (example) console.log(`Try:        ${base}/manga/${example}`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

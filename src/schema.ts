@@ -1,5 +1,14 @@
 import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
-import { buildSchema, type AuthChecker, type NonEmptyArray } from 'type-graphql';
+import { validate } from 'class-validator';
+import {
+  buildSchema,
+  type AuthChecker,
+  type ClassType,
+  type NonEmptyArray,
+  type ValidatorFn,
+} from 'type-graphql';
+import { ArgumentError } from './common/errors/app-error';
+import { PageArgs } from './common/pagination/pagination';
 import { AnimeResolver } from './catalog/anime.resolver';
 import { MangaResolver } from './catalog/manga.resolver';
 import { NovelResolver } from './catalog/novel.resolver';
@@ -9,7 +18,7 @@ import { FranchiseResolver } from './franchises/franchise.resolver';
 import { CreditResolver } from './people/credit.resolver';
 
 /** Every domain's resolvers; a domain adds its own here. */
-const resolvers: NonEmptyArray<Function> = [
+const resolvers: NonEmptyArray<ClassType> = [
   AnimeResolver,
   MangaResolver,
   NovelResolver,
@@ -24,12 +33,18 @@ const authChecker: AuthChecker<RequestContext> = async ({ context }) => {
   return true;
 };
 
+/**
+ * Checks argument objects with their class-validator rules. Page arguments belong
+ * to the REST query, every other input object to the body (semantics §1.1.1).
+ */
+const validateArguments: ValidatorFn = async (value: unknown, type) => {
+  if (typeof value !== 'object' || value === null) return;
+  const [first] = await validate(value, { forbidUnknownValues: false });
+  if (first) throw new ArgumentError(type === PageArgs ? 'query' : 'body', first.property);
+};
+
 export function buildAppSchema(): Promise<GraphQLSchema> {
-  return buildSchema({
-    resolvers,
-    authChecker,
-    validate: { forbidUnknownValues: false },
-  });
+  return buildSchema({ resolvers, authChecker, validateFn: validateArguments });
 }
 
 /** The committed `schema.graphql`: sorted so that the file only changes when the schema does. */

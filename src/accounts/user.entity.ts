@@ -12,8 +12,14 @@ const ACTIVE_WINDOW_MS = 10 * 60 * 1000;
  */
 @ObjectType()
 @Entity()
-@Index({ name: 'user_username_lower_unique', expression: 'create unique index "user_username_lower_unique" on "user" (lower("username"))' })
-@Index({ name: 'user_email_lower_unique', expression: 'create unique index "user_email_lower_unique" on "user" (lower("email"))' })
+@Index({
+  name: 'user_username_lower_unique',
+  expression: 'create unique index "user_username_lower_unique" on "user" (lower("username"))',
+})
+@Index({
+  name: 'user_email_lower_unique',
+  expression: 'create unique index "user_email_lower_unique" on "user" (lower("email"))',
+})
 export class User extends ReferencedEntity {
   @Field(() => String)
   @Property({ type: 'text' })

@@ -1,7 +1,13 @@
 import { Collection, Entity, Index, ManyToOne, OneToMany, Property, Unique } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import type { AgeRating, AnimeMediaType, Season, Source } from '../common/enums';
-import { AgeRatingScalar, AnimeMediaTypeScalar, SeasonScalar, SourceScalar, UnixTime } from '../common/scalars';
+import {
+  AgeRatingScalar,
+  AnimeMediaTypeScalar,
+  SeasonScalar,
+  SourceScalar,
+  UnixTime,
+} from '../common/scalars';
 import { ReferencedEntity } from '../db/base.entity';
 import { CatalogTitle } from './catalog-title.entity';
 import { AnimeCompany } from './company.entity';

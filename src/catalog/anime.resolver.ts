@@ -7,7 +7,9 @@ import { CatalogTitleFields } from './title-fields';
 
 @Resolver(() => Anime)
 export class AnimeResolver extends CatalogTitleFields(Anime) {
-  @FieldResolver(() => [WatchEntry], { description: "The caller's own watch entry (at most one); [] when anonymous." })
+  @FieldResolver(() => [WatchEntry], {
+    description: "The caller's own watch entry (at most one); [] when anonymous.",
+  })
   watch(@Root() anime: Anime, @Ctx() ctx: RequestContext): Promise<WatchEntry[]> {
     return viewerWatchEntries(ctx).load(anime.reference);
   }

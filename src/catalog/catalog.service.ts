@@ -34,3 +34,13 @@ export async function findTitle<K extends TitleContentType>(
   if (!title) throw new AppError(notFound);
   return title as unknown as InstanceType<(typeof TITLE_ENTITIES)[K]>;
 }
+
+/** A well-scored live manga with authors, for the example URLs `npm start` prints. */
+export async function exampleMangaSlug(em: EntityManager): Promise<string | undefined> {
+  const [row] = await em.getConnection().execute<{ slug: string }[]>(
+    `select m.slug from manga m
+      where not m.deleted and exists (select 1 from credit c where c.manga_reference = m.reference)
+      order by m.franchise_reference is null, m.score desc, m.reference limit 1`,
+  );
+  return row?.slug;
+}

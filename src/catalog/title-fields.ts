@@ -36,7 +36,9 @@ export function displayedExternalLinks(links: readonly ExternalLink[]): External
 export function ReadableTitleFields<T extends ReadableTitle>(Title: ClassType<T>, kind: ReadContentType) {
   @Resolver(() => Title)
   abstract class ReadableTitleFieldResolver extends CatalogTitleFields(Title) {
-    @FieldResolver(() => [ReadEntry], { description: "The caller's own read entry (at most one); [] when anonymous." })
+    @FieldResolver(() => [ReadEntry], {
+      description: "The caller's own read entry (at most one); [] when anonymous.",
+    })
     read(@Root() title: T, @Ctx() ctx: RequestContext): Promise<ReadEntry[]> {
       return viewerReadEntries(ctx, kind).load(title.reference);
     }

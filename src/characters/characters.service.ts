@@ -8,7 +8,11 @@ import { Appearance } from './appearance.entity';
  * #19: the characters of a novel, main ones first, then by English name (C collation,
  * nulls last), then reference. Three queries whatever the page size.
  */
-export async function novelCharacters(em: EntityManager, slug: string, args: PageArgs): Promise<Page<Appearance>> {
+export async function novelCharacters(
+  em: EntityManager,
+  slug: string,
+  args: PageArgs,
+): Promise<Page<Appearance>> {
   const novel = await findTitleBySlug(em, 'novel', slug, 'novel:not_found');
   const { offset, limit } = pageWindow(args);
   const [list, total] = await em

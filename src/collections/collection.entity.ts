@@ -1,4 +1,12 @@
-import { Collection as OrmCollection, Entity, Index, ManyToOne, OneToMany, Property, Unique } from '@mikro-orm/core';
+import {
+  Collection as OrmCollection,
+  Entity,
+  Index,
+  ManyToOne,
+  OneToMany,
+  Property,
+  Unique,
+} from '@mikro-orm/core';
 import { User } from '../accounts/user.entity';
 import type { CollectionContentType, CollectionVisibility } from '../common/enums';
 import { now, ReferencedEntity } from '../db/base.entity';

@@ -54,7 +54,10 @@ export async function openDatabase(options: {
   }
 }
 
-export async function createOrm(url: string, extra: { onQuery?: (sql: string) => void; poolMax?: number } = {}) {
+export async function createOrm(
+  url: string,
+  extra: { onQuery?: (sql: string) => void; poolMax?: number } = {},
+) {
   return MikroORM.init(ormOptions({ clientUrl: url, ...extra }));
 }
 

@@ -47,7 +47,11 @@ function prepareForRoot(dataDir: string): boolean {
 }
 
 function isInitialised(dataDir: string): boolean {
-  return existsSync(resolve(dataDir, 'PG_VERSION')) && statSync(dataDir).isDirectory() && readdirSync(dataDir).length > 0;
+  return (
+    existsSync(resolve(dataDir, 'PG_VERSION')) &&
+    statSync(dataDir).isDirectory() &&
+    readdirSync(dataDir).length > 0
+  );
 }
 
 /**

@@ -31,7 +31,9 @@ function franchiseTitles<K extends TitleContentType>(ctx: RequestContext, kind: 
 @Resolver(() => Franchise)
 export class FranchiseResolver {
   /** #13 GET /related/{content_type}/{slug}/franchise: optional authentication, no scope. */
-  @Query(() => Franchise, { description: `Franchise of a title (contract #13); each list by ${TITLE_ORDER}.` })
+  @Query(() => Franchise, {
+    description: `Franchise of a title (contract #13); each list by ${TITLE_ORDER}.`,
+  })
   async franchise(
     @Arg('content_type', () => TitleContentTypeScalar) contentType: TitleContentType,
     @Arg('slug', () => String) slug: string,

@@ -13,7 +13,10 @@ import { Role } from './role.entity';
  */
 @ObjectType('Author')
 @Entity()
-@Check({ name: 'credit_one_title', expression: 'num_nonnulls(anime_reference, manga_reference, novel_reference) = 1' })
+@Check({
+  name: 'credit_one_title',
+  expression: 'num_nonnulls(anime_reference, manga_reference, novel_reference) = 1',
+})
 @Unique({ properties: ['person', 'anime'] })
 @Unique({ properties: ['person', 'manga'] })
 @Unique({ properties: ['person', 'novel'] })

@@ -5,7 +5,12 @@ export interface Fragment {
   uses?: readonly Fragment[];
 }
 
-export function fragment(name: string, on: string, selection: string, uses: readonly Fragment[] = []): Fragment {
+export function fragment(
+  name: string,
+  on: string,
+  selection: string,
+  uses: readonly Fragment[] = [],
+): Fragment {
   return { name, text: `fragment ${name} on ${on} ${selection}`, uses };
 }
 

@@ -43,7 +43,10 @@ async function runRoute(
       route.body ? req.body : undefined,
     );
     const variables = (route.variables ?? defaultVariables)(input);
-    const response = await apollo.executeOperation({ query: route.document, variables }, { contextValue: ctx });
+    const response = await apollo.executeOperation(
+      { query: route.document, variables },
+      { contextValue: ctx },
+    );
     if (response.body.kind !== 'single') throw new Error('Incremental delivery is not used by REST routes');
     const { data, errors } = response.body.singleResult;
     const [first] = errors ?? [];

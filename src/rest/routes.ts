@@ -1,4 +1,9 @@
-import { AnimeWithWatch, READABLE_SUMMARY_FIELDS, MangaWithRead, NovelWithRead } from '../catalog/catalog.fragments';
+import {
+  AnimeWithWatch,
+  READABLE_SUMMARY_FIELDS,
+  MangaWithRead,
+  NovelWithRead,
+} from '../catalog/catalog.fragments';
 import { CharacterFields } from '../characters/characters.fragments';
 import { TITLE_CONTENT_TYPES } from '../common/enums';
 import { PersonFields } from '../people/people.fragments';

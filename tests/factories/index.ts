@@ -28,7 +28,7 @@ const next = () => (sequence += 1);
 
 async function persist<T extends object>(orm: MikroORM, entity: { new (): T }, data: Partial<T>): Promise<T> {
   const em = orm.em.fork();
-  const row = em.create(entity, data as RequiredEntityData<T>);
+  const row = em.create(entity, data as unknown as RequiredEntityData<T>);
   await em.flush();
   return row;
 }
@@ -115,7 +115,11 @@ export async function linkTitle(
 ): Promise<void> {
   const em: EntityManager = orm.em.fork();
   const entity = title.constructor as typeof Manga;
-  const loaded = await em.findOneOrFail(entity, { reference: title.reference }, { populate: ['genres', 'magazines'] as never });
+  const loaded = await em.findOneOrFail(
+    entity,
+    { reference: title.reference },
+    { populate: ['genres', 'magazines'] as never },
+  );
   links.genres?.forEach((g) => loaded.genres.add(em.getReference(Genre, g.reference)));
   links.magazines?.forEach((m) => loaded.magazines.add(em.getReference(Magazine, m.reference)));
   await em.flush();
@@ -182,5 +186,10 @@ export async function buildWatchEntry(
   anime: Anime,
   o: Partial<WatchEntry> = {},
 ): Promise<WatchEntry> {
-  return persist(orm, WatchEntry, { user: user.reference, anime: anime.reference, status: 'watching', ...o } as unknown as Partial<WatchEntry>);
+  return persist(orm, WatchEntry, {
+    user: user.reference,
+    anime: anime.reference,
+    status: 'watching',
+    ...o,
+  } as unknown as Partial<WatchEntry>);
 }

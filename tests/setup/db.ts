@@ -38,11 +38,20 @@ export async function openTestOrm(counter?: QueryCounter): Promise<MikroORM> {
   return createOrm(await workerDatabaseUrl(), { onQuery: counter?.record, poolMax: 5 });
 }
 
-/** Empties every table (except the migrations log) so that each test starts clean. */
+let tableList: string[] | undefined;
+
+/**
+ * Empties every table (except the migrations log) so that each test starts clean.
+ * DELETE with foreign-key triggers off is much faster than TRUNCATE on small tables.
+ */
 export async function resetDatabase(orm: MikroORM): Promise<void> {
-  const tables = await orm.em.getConnection().execute<{ tablename: string }[]>(
-    `select tablename from pg_tables where schemaname = 'public' and tablename <> 'mikro_orm_migrations'`,
+  const connection = orm.em.getConnection();
+  tableList ??= (
+    await connection.execute<{ tablename: string }[]>(
+      `select tablename from pg_tables where schemaname = 'public' and tablename <> 'mikro_orm_migrations'`,
+    )
+  ).map((t) => `delete from "${t.tablename}";`);
+  await connection.execute(
+    `set session_replication_role = replica; ${tableList.join(' ')} set session_replication_role = origin;`,
   );
-  const list = tables.map((t) => `"${t.tablename}"`).join(', ');
-  await orm.em.getConnection().execute(`truncate ${list} restart identity cascade`);
 }

@@ -35,9 +35,13 @@ export default async function globalSetup(): Promise<void> {
     }
     const template = `${WORKER_PREFIX()}${TEMPLATE_SUFFIX}`;
     await admin.query(`create database ${admin.escapeIdentifier(template)}`);
-    execFileSync(process.execPath, ['-r', '@swc-node/register', join(__dirname, 'migrate-template.ts'), databaseUrl(template)], {
-      stdio: 'inherit',
-    });
+    execFileSync(
+      process.execPath,
+      ['-r', '@swc-node/register', join(__dirname, 'migrate-template.ts'), databaseUrl(template)],
+      {
+        stdio: 'inherit',
+      },
+    );
   } finally {
     await admin.end();
   }

@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
+import type { RestRoute } from '../../src/rest/route';
 import { openTestOrm, QueryCounter, resetDatabase } from './db';
 
 export interface TestApp {
@@ -16,11 +17,11 @@ export interface TestApp {
 }
 
 /** The real app on this worker's database, as `npm start` builds it. */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(routes?: readonly RestRoute[]): Promise<TestApp> {
   const queries = new QueryCounter();
   const orm = await openTestOrm(queries);
   const config = loadConfig();
-  const { app, stop } = await buildApp({ orm, config, log: createLogger(config) });
+  const { app, stop } = await buildApp({ orm, config, log: createLogger(config), routes });
   return {
     orm,
     app,
@@ -34,10 +35,10 @@ export async function startTestApp(): Promise<TestApp> {
 }
 
 /** Registers a test app for the enclosing describe block, reset before each test. */
-export function useTestApp(): TestApp {
+export function useTestApp(routes?: readonly RestRoute[]): TestApp {
   const handle = {} as TestApp;
   beforeAll(async () => {
-    Object.assign(handle, await startTestApp());
+    Object.assign(handle, await startTestApp(routes));
   });
   beforeEach(() => handle.reset());
   afterAll(() => handle.close());

@@ -11,8 +11,7 @@ export interface Viewer {
 }
 
 type Resolution =
-  | { kind: 'missing' | 'invalid' | 'expired' | 'banned' | 'deleted' }
-  | { kind: 'ok'; viewer: Viewer };
+  { kind: 'missing' | 'invalid' | 'expired' | 'banned' | 'deleted' } | { kind: 'ok'; viewer: Viewer };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const TOKEN_SLIDING_LIFETIME_MS = 30 * DAY_MS;

@@ -25,13 +25,30 @@ export class AppError extends Error {
   }
 }
 
-export function renderMessage(code: ErrorCode, language: Language, params: Record<string, string | number>): string {
+export function renderMessage(
+  code: ErrorCode,
+  language: Language,
+  params: Record<string, string | number>,
+): string {
   return ERROR_CATALOG[code][language].replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? ''));
 }
 
 /** `Invalid field <name> in request <location>`, or without a name where none can be given. */
 export function validationError(location: RequestLocation, name?: string): AppError {
   return new AppError('system:validation_error', { name: name === undefined ? '' : `${name} `, location });
+}
+
+/**
+ * A GraphQL argument that fails its declared rules. Like a coercion error it
+ * answers HTTP 400: graphql-js copies `extensions` onto the located error, and
+ * Apollo takes the response status from `extensions.http`.
+ */
+export class ArgumentError extends AppError {
+  readonly extensions = { http: { status: 400 } };
+
+  constructor(location: RequestLocation, name: string) {
+    super('system:validation_error', { name: `${name} `, location });
+  }
 }
 
 /**

@@ -1,8 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
-import { ArgumentValidationError } from 'type-graphql';
 import { requestScope } from '../request-scope';
-import { AppError, validationError, type Language } from './app-error';
+import { AppError, type Language } from './app-error';
 
 /** The REST error body: `{message, code}` and nothing else. */
 export interface ErrorBody {
@@ -16,10 +15,6 @@ export interface ErrorBody {
  */
 export function asAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (error instanceof ArgumentValidationError) {
-    const property = error.extensions.validationErrors[0]?.property;
-    return validationError(property === 'page' || property === 'size' ? 'query' : 'body', property);
-  }
   const scope = requestScope.getStore();
   scope?.log.error({ err: error, requestId: scope.requestId }, 'unexpected error');
   return new AppError('system:internal_error');
@@ -48,7 +43,11 @@ const REQUEST_ERROR_CODES = new Set([
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   const apolloCode = formatted.extensions?.code;
-  if (!(original instanceof AppError) && typeof apolloCode === 'string' && REQUEST_ERROR_CODES.has(apolloCode)) {
+  if (
+    !(original instanceof AppError) &&
+    typeof apolloCode === 'string' &&
+    REQUEST_ERROR_CODES.has(apolloCode)
+  ) {
     return {
       message: formatted.message,
       locations: formatted.locations,
