@@ -15,6 +15,11 @@ import { AnimeCompany } from './company.entity';
 @ObjectType()
 @Entity()
 @Index({ properties: ['media_type'] })
+@Index({
+  properties: ['title_ja'],
+  expression: (table, _columns, name) =>
+    `create index "${name}" on ${table} using gin (lower("title_ja") gin_trgm_ops)`,
+})
 export class Anime extends CatalogTitle {
   @Field(() => String)
   get data_type(): 'anime' {
@@ -73,6 +78,7 @@ export class Anime extends CatalogTitle {
 @ObjectType()
 @Entity()
 @Unique({ properties: ['anime', 'episode'] })
+@Index({ properties: ['anime', 'airing_at'] })
 export class AiringEpisode extends ReferencedEntity {
   @ManyToOne(() => Anime, { deleteRule: 'cascade' })
   anime!: Anime;

@@ -11,6 +11,27 @@ import { Genre } from './genre.entity';
  * `native_*` and `comments_count` are derived values kept current by their writers.
  */
 @ObjectType()
+// The default catalog order over live rows, and trigram indexes for typo-tolerant search (semantics §1.9).
+@Index({
+  properties: ['score', 'scored_by', 'reference'],
+  expression: (table, _columns, name) =>
+    `create index "${name}" on ${table} ("score" desc, "scored_by" desc, "reference" desc) where not "deleted"`,
+})
+@Index({
+  properties: ['title_ua'],
+  expression: (table, _columns, name) =>
+    `create index "${name}" on ${table} using gin (lower("title_ua") gin_trgm_ops)`,
+})
+@Index({
+  properties: ['title_en'],
+  expression: (table, _columns, name) =>
+    `create index "${name}" on ${table} using gin (lower("title_en") gin_trgm_ops)`,
+})
+@Index({
+  properties: ['synonyms'],
+  expression: (table, _columns, name) =>
+    `create index "${name}" on ${table} using gin (lower(catalog_synonyms_text("synonyms")) gin_trgm_ops)`,
+})
 export abstract class CatalogTitle extends ReferencedEntity {
   @Field(() => String)
   @Property({ type: 'text' })
@@ -49,7 +70,6 @@ export abstract class CatalogTitle extends ReferencedEntity {
 
   @Field(() => Float)
   @Property({ type: 'double' })
-  @Index()
   score: number = 0;
 
   @Field(() => Int)

@@ -1,4 +1,4 @@
-import { Collection, ManyToMany, Property } from '@mikro-orm/core';
+import { Collection, Index, ManyToMany, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { ExternalLinkType } from '../common/enums';
 import { ExternalLinkTypeScalar } from '../common/scalars';
@@ -19,6 +19,11 @@ export class ExternalLink {
 
 /** Manga and novels share one shape (contract: "The same shape for both"). */
 @ObjectType()
+@Index({
+  properties: ['title_original'],
+  expression: (table, _columns, name) =>
+    `create index "${name}" on ${table} using gin (lower("title_original") gin_trgm_ops)`,
+})
 export abstract class ReadableTitle extends CatalogTitle {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })

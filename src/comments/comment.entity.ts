@@ -16,6 +16,7 @@ export interface CommentPreview {
 @Entity()
 @Index({ properties: ['content_type', 'content_reference', 'depth', 'created'] })
 @Index({ properties: ['created'] })
+@Index({ properties: ['thread_root', 'created'] })
 export class Comment extends ReferencedEntity {
   @ManyToOne(() => User, { deleteRule: 'cascade', index: true })
   author!: User;

@@ -1,11 +1,15 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** The whole data model (issue: foundation). */
+/** The whole data model (foundation issue). */
 export class Migration20261122000000_initial extends Migration {
 
   override async up(): Promise<void> {
-    // Trigram search (semantics §1.9) needs pg_trgm; generated migrations never emit extensions.
+    // Trigram search (semantics §1.9) needs pg_trgm, and an immutable synonyms-to-text function
+    // for its expression indexes; generated migrations emit neither.
     this.addSql(`create extension if not exists pg_trgm;`);
+    this.addSql(
+      `create function catalog_synonyms_text(text[]) returns text language sql immutable parallel safe as $$ select array_to_string($1, ' ') $$;`,
+    );
     this.addSql(`create table "character" ("reference" uuid not null, "slug" text not null, "name_ua" text null, "name_en" text null, "name_ja" text null, "image" text null, "synonyms" text[] not null, "comments_count" int not null default 0, constraint "character_pkey" primary key ("reference"));`);
     this.addSql(`alter table "character" add constraint "character_slug_unique" unique ("slug");`);
 
@@ -19,8 +23,12 @@ export class Migration20261122000000_initial extends Migration {
     this.addSql(`alter table "anime" add constraint "anime_slug_unique" unique ("slug");`);
     this.addSql(`alter table "anime" add constraint "anime_extcat_id_unique" unique ("extcat_id");`);
     this.addSql(`create index "anime_year_index" on "anime" ("year");`);
-    this.addSql(`create index "anime_score_index" on "anime" ("score");`);
     this.addSql(`create index "anime_franchise_reference_index" on "anime" ("franchise_reference");`);
+    this.addSql(`create index "anime_synonyms_index" on public.anime using gin (lower(catalog_synonyms_text("synonyms")) gin_trgm_ops);`);
+    this.addSql(`create index "anime_title_en_index" on public.anime using gin (lower("title_en") gin_trgm_ops);`);
+    this.addSql(`create index "anime_title_ua_index" on public.anime using gin (lower("title_ua") gin_trgm_ops);`);
+    this.addSql(`create index "anime_score_scored_by_reference_index" on public.anime ("score" desc, "scored_by" desc, "reference" desc) where not "deleted";`);
+    this.addSql(`create index "anime_title_ja_index" on public.anime using gin (lower("title_ja") gin_trgm_ops);`);
     this.addSql(`create index "anime_media_type_index" on "anime" ("media_type");`);
 
     this.addSql(`create table "anime_company" ("reference" uuid not null, "anime_reference" uuid not null, "company_reference" uuid not null, "role" text not null, constraint "anime_company_pkey" primary key ("reference"));`);
@@ -29,6 +37,7 @@ export class Migration20261122000000_initial extends Migration {
 
     this.addSql(`create table "airing_episode" ("reference" uuid not null, "anime_reference" uuid not null, "episode" int not null, "airing_at" timestamptz not null, constraint "airing_episode_pkey" primary key ("reference"));`);
     this.addSql(`create index "airing_episode_airing_at_index" on "airing_episode" ("airing_at");`);
+    this.addSql(`create index "airing_episode_anime_reference_airing_at_index" on "airing_episode" ("anime_reference", "airing_at");`);
     this.addSql(`alter table "airing_episode" add constraint "airing_episode_anime_reference_episode_unique" unique ("anime_reference", "episode");`);
 
     this.addSql(`create table "genre" ("reference" uuid not null, "slug" text not null, "name_en" text not null, "name_ua" text null, "type" text not null, constraint "genre_pkey" primary key ("reference"));`);
@@ -45,8 +54,12 @@ export class Migration20261122000000_initial extends Migration {
     this.addSql(`alter table "manga" add constraint "manga_slug_unique" unique ("slug");`);
     this.addSql(`alter table "manga" add constraint "manga_extcat_id_unique" unique ("extcat_id");`);
     this.addSql(`create index "manga_year_index" on "manga" ("year");`);
-    this.addSql(`create index "manga_score_index" on "manga" ("score");`);
     this.addSql(`create index "manga_franchise_reference_index" on "manga" ("franchise_reference");`);
+    this.addSql(`create index "manga_synonyms_index" on public.manga using gin (lower(catalog_synonyms_text("synonyms")) gin_trgm_ops);`);
+    this.addSql(`create index "manga_title_en_index" on public.manga using gin (lower("title_en") gin_trgm_ops);`);
+    this.addSql(`create index "manga_title_ua_index" on public.manga using gin (lower("title_ua") gin_trgm_ops);`);
+    this.addSql(`create index "manga_score_scored_by_reference_index" on public.manga ("score" desc, "scored_by" desc, "reference" desc) where not "deleted";`);
+    this.addSql(`create index "manga_title_original_index" on public.manga using gin (lower("title_original") gin_trgm_ops);`);
     this.addSql(`create index "manga_media_type_index" on "manga" ("media_type");`);
 
     this.addSql(`create table "manga_genres" ("manga_reference" uuid not null, "genre_reference" uuid not null, constraint "manga_genres_pkey" primary key ("manga_reference", "genre_reference"));`);
@@ -57,8 +70,12 @@ export class Migration20261122000000_initial extends Migration {
     this.addSql(`alter table "novel" add constraint "novel_slug_unique" unique ("slug");`);
     this.addSql(`alter table "novel" add constraint "novel_extcat_id_unique" unique ("extcat_id");`);
     this.addSql(`create index "novel_year_index" on "novel" ("year");`);
-    this.addSql(`create index "novel_score_index" on "novel" ("score");`);
     this.addSql(`create index "novel_franchise_reference_index" on "novel" ("franchise_reference");`);
+    this.addSql(`create index "novel_synonyms_index" on public.novel using gin (lower(catalog_synonyms_text("synonyms")) gin_trgm_ops);`);
+    this.addSql(`create index "novel_title_en_index" on public.novel using gin (lower("title_en") gin_trgm_ops);`);
+    this.addSql(`create index "novel_title_ua_index" on public.novel using gin (lower("title_ua") gin_trgm_ops);`);
+    this.addSql(`create index "novel_score_scored_by_reference_index" on public.novel ("score" desc, "scored_by" desc, "reference" desc) where not "deleted";`);
+    this.addSql(`create index "novel_title_original_index" on public.novel using gin (lower("title_original") gin_trgm_ops);`);
     this.addSql(`create index "novel_media_type_index" on "novel" ("media_type");`);
 
     this.addSql(`create table "appearance" ("reference" uuid not null, "character_reference" uuid not null, "anime_reference" uuid null, "manga_reference" uuid null, "novel_reference" uuid null, "main" boolean not null default false, constraint "appearance_pkey" primary key ("reference"), constraint appearance_one_title check (num_nonnulls(anime_reference, manga_reference, novel_reference) = 1));`);
@@ -120,6 +137,7 @@ export class Migration20261122000000_initial extends Migration {
     this.addSql(`create index "comment_author_reference_index" on "comment" ("author_reference");`);
     this.addSql(`create index "comment_parent_reference_index" on "comment" ("parent_reference");`);
     this.addSql(`create index "comment_thread_root_reference_index" on "comment" ("thread_root_reference");`);
+    this.addSql(`create index "comment_thread_root_reference_created_index" on "comment" ("thread_root_reference", "created");`);
     this.addSql(`create index "comment_created_index" on "comment" ("created");`);
     this.addSql(`create index "comment_content_type_content_reference_depth_created_index" on "comment" ("content_type", "content_reference", "depth", "created");`);
 
@@ -253,12 +271,6 @@ export class Migration20261122000000_initial extends Migration {
 
     this.addSql(`alter table "watch_entry" add constraint "watch_entry_user_reference_foreign" foreign key ("user_reference") references "user" ("reference") on update cascade on delete cascade;`);
     this.addSql(`alter table "watch_entry" add constraint "watch_entry_anime_reference_foreign" foreign key ("anime_reference") references "anime" ("reference") on update cascade on delete cascade;`);
-
-    // Default catalog orders (score desc, scored_by desc, reference desc) over live rows.
-    for (const table of ['anime', 'manga', 'novel']) {
-      this.addSql(`create index "${table}_live_score_order_index" on "${table}" ("score" desc, "scored_by" desc, "reference" desc) where not "deleted";`);
-    }
-    this.addSql(`create index "airing_episode_anime_reference_airing_at_index" on "airing_episode" ("anime_reference", "airing_at");`);
-    this.addSql(`create index "comment_thread_root_created_index" on "comment" ("thread_root_reference", "created");`);
   }
+
 }
