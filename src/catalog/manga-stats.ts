@@ -41,7 +41,7 @@ export function mangaStats(ctx: RequestContext): DataLoader<string, MangaStats> 
           .select(['manga', 'status', 'score', raw('count(*)::int as count')])
           .where({ manga: { $in: [...manga] } })
           .groupBy(['manga', 'status', 'score'])
-          .execute<{ manga: string; status: ReadStatus; score: number; count: number }[]>('all', false);
+          .execute<{ manga: string; status: ReadStatus; score: number; count: number }[]>('all');
         const stats = new Map(manga.map((reference) => [reference, new MangaStats()]));
         for (const row of rows) {
           const target = stats.get(row.manga)!;

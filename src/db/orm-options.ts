@@ -27,6 +27,7 @@ export function ormOptions({ clientUrl, onQuery, poolMax = 10 }: OrmOptionsInput
     // The schema is owned by the committed migrations, never synchronised at runtime.
     ensureDatabase: false,
     allowGlobalContext: false,
+    colors: false,
     debug: onQuery ? ['query'] : false,
     logger: onQuery ? (message: string) => onQuery(message) : undefined,
     migrations: {

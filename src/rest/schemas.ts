@@ -1,7 +1,8 @@
 import type { JsonSchema } from './route';
 
 /** Reusable JSON Schemas of path and body values. */
-export const slugParam: JsonSchema = { type: 'string', minLength: 1, maxLength: 255 };
+/** Any non-empty slug: one of the wrong form is simply not found (semantics §1.8). */
+export const slugParam: JsonSchema = { type: 'string', minLength: 1 };
 export const uuidParam: JsonSchema = {
   type: 'string',
   pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',

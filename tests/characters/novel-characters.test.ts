@@ -12,10 +12,6 @@ import {
 import { rest } from '../setup/clients';
 import { useTestApp } from '../setup/harness';
 
-// The harness's QueryCounter matches /^\[query\]/, which MikroORM's coloured log lines
-// never do, so without this every count would be 0 (reported to the lead).
-process.env.MIKRO_ORM_NO_COLOR = '1';
-
 /** #19 GET /novel/{slug}/characters: paged `{main, character}` items, auth none. */
 const t = useTestApp();
 
@@ -66,7 +62,11 @@ describe('GET /novel/{slug}/characters (#19)', () => {
         synonyms: ['Momonga'],
       });
       await buildAppearance(t.orm, ainz, { novel }, true);
-      const bare = await buildCharacter(t.orm, { slug: 'bare', name_en: null, image: 'https://img.example/b.png' });
+      const bare = await buildCharacter(t.orm, {
+        slug: 'bare',
+        name_en: null,
+        image: 'https://img.example/b.png',
+      });
       await buildAppearance(t.orm, bare, { novel }, false);
 
       const res = await getCharacters('overlord');
@@ -99,7 +99,8 @@ describe('GET /novel/{slug}/characters (#19)', () => {
           },
         },
       ]);
-      for (const item of (res.body as PageBody).list) expect(Object.keys(item.character).sort()).toEqual(CHARACTER_KEYS);
+      for (const item of (res.body as PageBody).list)
+        expect(Object.keys(item.character).sort()).toEqual(CHARACTER_KEYS);
     });
 
     it('lists only the characters of this novel, not of other novels, manga or anime', async () => {
@@ -107,9 +108,15 @@ describe('GET /novel/{slug}/characters (#19)', () => {
       const own = await buildCharacter(t.orm, { slug: 'own' });
       await buildAppearance(t.orm, own, { novel });
       await buildAppearance(t.orm, own, { manga: await buildManga(t.orm) });
-      await buildAppearance(t.orm, await buildCharacter(t.orm, { slug: 'elsewhere-novel' }), { novel: await buildNovel(t.orm) });
-      await buildAppearance(t.orm, await buildCharacter(t.orm, { slug: 'elsewhere-manga' }), { manga: await buildManga(t.orm) });
-      await buildAppearance(t.orm, await buildCharacter(t.orm, { slug: 'elsewhere-anime' }), { anime: await buildAnime(t.orm) });
+      await buildAppearance(t.orm, await buildCharacter(t.orm, { slug: 'elsewhere-novel' }), {
+        novel: await buildNovel(t.orm),
+      });
+      await buildAppearance(t.orm, await buildCharacter(t.orm, { slug: 'elsewhere-manga' }), {
+        manga: await buildManga(t.orm),
+      });
+      await buildAppearance(t.orm, await buildCharacter(t.orm, { slug: 'elsewhere-anime' }), {
+        anime: await buildAnime(t.orm),
+      });
 
       const res = await getCharacters('mine');
 
@@ -119,6 +126,15 @@ describe('GET /novel/{slug}/characters (#19)', () => {
   });
 
   describe('order', () => {
+    // The test databases default to C.UTF-8, where an ORDER BY without `collate "C"` would
+    // pass too: give the column a linguistic collation, as a system PostgreSQL may have.
+    const setNameCollation = (collation: string) =>
+      t.orm.em
+        .getConnection()
+        .execute(`alter table "character" alter column "name_en" type text collate ${collation}`);
+    beforeAll(() => setNameCollation('"en-x-icu"'));
+    afterAll(() => setNameCollation('"default"'));
+
     it('puts main characters first, then name_en asc in C collation with nulls last, then reference asc', async () => {
       const novel = await buildNovel(t.orm, { slug: 'ordered' });
       // Built in an order that matches none of the expected orderings.
@@ -175,7 +191,9 @@ describe('GET /novel/{slug}/characters (#19)', () => {
 
       expect(res.status).toBe(200);
       expect(res.body.pagination).toEqual({ total: 20, pages: 2, page: 1 });
-      expect(slugsOf(res.body)).toEqual(Array.from({ length: 15 }, (_, n) => `c-${String(n).padStart(2, '0')}`));
+      expect(slugsOf(res.body)).toEqual(
+        Array.from({ length: 15 }, (_, n) => `c-${String(n).padStart(2, '0')}`),
+      );
     });
 
     it('serves items (page-1)*size+1 .. page*size with total, pages = ceil(total/size) and the page echoed', async () => {
@@ -261,7 +279,10 @@ describe('GET /novel/{slug}/characters (#19)', () => {
     it('answers the Ukrainian validation message when Accept-Language prefers uk', async () => {
       const res = await getCharacters('validated', '?size=101', { language: 'uk-UA,uk;q=0.9' });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ message: 'Некоректне поле size у запиті query', code: 'system:validation_error' });
+      expect(res.body).toEqual({
+        message: 'Некоректне поле size у запиті query',
+        code: 'system:validation_error',
+      });
     });
 
     it('checks the query before the novel exists (validation precedes existence)', async () => {
