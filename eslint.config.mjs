@@ -12,5 +12,16 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['error'] }],
     },
   },
-  { files: ['scripts/**', 'src/**/*-cli.ts', 'src/main.ts'], rules: { 'no-console': 'off' } },
+  {
+    files: ['scripts/**', 'src/**/*-cli.ts', 'src/main.ts', 'tests/setup/**'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

@@ -39,13 +39,17 @@ export class SeededRandom {
   sample<T>(items: readonly T[], count: number): T[] {
     const pool = [...items];
     const result: T[] = [];
-    while (result.length < count && pool.length > 0) result.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0]);
+    while (result.length < count && pool.length > 0)
+      result.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0]);
     return result;
   }
 }
 
 type Row = Record<string, unknown>;
-export type DemoCatalog = Record<'genres' | 'magazines' | 'companies' | 'people' | 'characters' | 'anime' | 'manga' | 'novel' | 'franchises', Row[]>;
+export type DemoCatalog = Record<
+  'genres' | 'magazines' | 'companies' | 'people' | 'characters' | 'anime' | 'manga' | 'novel' | 'franchises',
+  Row[]
+>;
 
 const GENRES: ReadonlyArray<[string, string, string, string]> = [
   ['action', 'Action', 'Бойовик', 'genre'],
@@ -90,13 +94,79 @@ const ROLES = [
   { slug: 'assistant', name_en: 'Assistant', name_ua: 'Асистент', weight: null },
 ];
 const AUTHOR_ROLES = ROLES.filter((r) => ['original-creator', 'story', 'art', 'assistant'].includes(r.slug));
-const STAFF_ROLES = ROLES.filter((r) => ['original-creator', 'director', 'character-design', 'music'].includes(r.slug));
+const STAFF_ROLES = ROLES.filter((r) =>
+  ['original-creator', 'director', 'character-design', 'music'].includes(r.slug),
+);
 
-const SYLLABLES = ['ka', 'ze', 'no', 'sora', 'hi', 'mi', 'ren', 'to', 'yu', 'ki', 'sa', 'ma', 'ru', 'shi', 'ta', 'ne'];
-const EN_WORDS = ['Blade', 'Sky', 'Moon', 'Dragon', 'Garden', 'Echo', 'Star', 'River', 'Crown', 'Shadow', 'Spring'];
-const UA_WORDS = ['Клинок', 'Небо', 'Місяць', 'Дракон', 'Сад', 'Відлуння', 'Зоря', 'Ріка', 'Корона', 'Тінь', 'Весна'];
-const GIVEN = ['Aoi', 'Haruto', 'Yui', 'Sota', 'Mio', 'Ren', 'Hina', 'Kaito', 'Sakura', 'Yuto', 'Rin', 'Daiki'];
-const FAMILY = ['Sato', 'Suzuki', 'Takahashi', 'Tanaka', 'Ito', 'Watanabe', 'Yamamoto', 'Nakamura', 'Kobayashi'];
+const SYLLABLES = [
+  'ka',
+  'ze',
+  'no',
+  'sora',
+  'hi',
+  'mi',
+  'ren',
+  'to',
+  'yu',
+  'ki',
+  'sa',
+  'ma',
+  'ru',
+  'shi',
+  'ta',
+  'ne',
+];
+const EN_WORDS = [
+  'Blade',
+  'Sky',
+  'Moon',
+  'Dragon',
+  'Garden',
+  'Echo',
+  'Star',
+  'River',
+  'Crown',
+  'Shadow',
+  'Spring',
+];
+const UA_WORDS = [
+  'Клинок',
+  'Небо',
+  'Місяць',
+  'Дракон',
+  'Сад',
+  'Відлуння',
+  'Зоря',
+  'Ріка',
+  'Корона',
+  'Тінь',
+  'Весна',
+];
+const GIVEN = [
+  'Aoi',
+  'Haruto',
+  'Yui',
+  'Sota',
+  'Mio',
+  'Ren',
+  'Hina',
+  'Kaito',
+  'Sakura',
+  'Yuto',
+  'Rin',
+  'Daiki',
+];
+const FAMILY = [
+  'Sato',
+  'Suzuki',
+  'Takahashi',
+  'Tanaka',
+  'Ito',
+  'Watanabe',
+  'Yamamoto',
+  'Nakamura',
+  'Kobayashi',
+];
 
 const DAY = 24 * 60 * 60;
 
@@ -116,7 +186,10 @@ function word(random: SeededRandom): string {
 }
 
 function slugOf(text: string, index: number): string {
-  return `${text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${index.toString(16).padStart(6, '0')}`;
+  return `${text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}-${index.toString(16).padStart(6, '0')}`;
 }
 
 /**
@@ -170,12 +243,19 @@ export function generateDemoCatalog({ seed, scale, now }: DemoOptions): DemoCata
     random.sample(characters, size).map((c, i) => ({ slug: c.slug, main: i < 2 }));
   const titleText = (i: number) => {
     const index = random.int(0, EN_WORDS.length - 1);
-    return { en: `${EN_WORDS[index]} of ${word(random)} ${i % 7 === 0 ? 'II' : ''}`.trim(), ua: `${UA_WORDS[index]} ${word(random)}` };
+    return {
+      en: `${EN_WORDS[index]} of ${word(random)} ${i % 7 === 0 ? 'II' : ''}`.trim(),
+      ua: `${UA_WORDS[index]} ${word(random)}`,
+    };
   };
   const dates = () => {
     const start = now - random.int(30, 30 * 365) * DAY;
     const end = random.chance(0.6) ? Math.min(now - DAY, start + random.int(30, 720) * DAY) : null;
-    return { start_date: start, end_date: end && end > start ? end : null, year: new Date(start * 1000).getUTCFullYear() };
+    return {
+      start_date: start,
+      end_date: end && end > start ? end : null,
+      year: new Date(start * 1000).getUTCFullYear(),
+    };
   };
   const scores = () => ({ score: Math.round(random.next() * 1000) / 100, scored_by: random.int(0, 500000) });
 
@@ -221,7 +301,10 @@ export function generateDemoCatalog({ seed, scale, now }: DemoOptions): DemoCata
         roles: random.sample(STAFF_ROLES, random.int(1, 2)),
       })),
       schedule: ongoing
-        ? Array.from({ length: 12 }, (_, e) => ({ episode: e + 1, airing_at: started + e * 7 * DAY + (i % 7) * 3600 }))
+        ? Array.from({ length: 12 }, (_, e) => ({
+            episode: e + 1,
+            airing_at: started + e * 7 * DAY + (i % 7) * 3600,
+          }))
         : [],
       deleted: i % 97 === 5,
     };
@@ -255,7 +338,9 @@ export function generateDemoCatalog({ seed, scale, now }: DemoOptions): DemoCata
         magazines: random.sample(magazines, random.int(0, 2)).map((m) => m.slug),
         external: [
           { url: `https://example.com/${kind}/${i}`, text: 'Official site', type: 'general' },
-          ...(random.chance(0.3) ? [{ url: `https://read.example.com/${i}`, text: 'Dengeki', type: 'read' }] : []),
+          ...(random.chance(0.3)
+            ? [{ url: `https://read.example.com/${i}`, text: 'Dengeki', type: 'read' }]
+            : []),
           { url: `https://read.example.org/${i}`, text: 'Reader', type: 'read' },
         ],
         authors: random.sample(people, random.int(1, 3)).map((p) => ({
@@ -270,12 +355,15 @@ export function generateDemoCatalog({ seed, scale, now }: DemoOptions): DemoCata
   const novel = readable('novel', count(600), NOVEL_MEDIA_TYPES);
 
   // Every 20th title of each kind joins a franchise that mixes the three kinds.
-  const franchises = Array.from({ length: Math.floor(Math.min(anime.length, manga.length, novel.length) / 20) }, (_, f) => ({
-    key: `demo-franchise-${f}`,
-    anime: [anime[f * 20].slug, anime[f * 20 + 1].slug],
-    manga: [manga[f * 20].slug],
-    novel: f % 2 === 0 ? [novel[f * 20].slug] : [],
-  }));
+  const franchises = Array.from(
+    { length: Math.floor(Math.min(anime.length, manga.length, novel.length) / 20) },
+    (_, f) => ({
+      key: `demo-franchise-${f}`,
+      anime: [anime[f * 20].slug, anime[f * 20 + 1].slug],
+      manga: [manga[f * 20].slug],
+      novel: f % 2 === 0 ? [novel[f * 20].slug] : [],
+    }),
+  );
 
   return { genres, magazines, companies, people, characters, anime, manga, novel, franchises };
 }

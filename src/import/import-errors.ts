@@ -28,7 +28,9 @@ export class ImportDataError extends Error {
 function describe(errors: readonly ImportIssue[], total: number): string {
   const lines = errors.map((issue) => `  ${formatIssue(issue)}`);
   if (total > errors.length) lines.push(`  ... and ${total - errors.length} more`);
-  return [`the import file has ${total} error${total === 1 ? '' : 's'}; nothing was imported`, ...lines].join('\n');
+  return [`the import file has ${total} error${total === 1 ? '' : 's'}; nothing was imported`, ...lines].join(
+    '\n',
+  );
 }
 
 /**

@@ -38,18 +38,24 @@ export const nonEmptyText: Rule<string> = (value, path, issues) => {
 export const slug: Rule<string> = (value, path, issues) => {
   const checked = text(value, path, issues);
   if (checked === INVALID) return INVALID;
-  return SLUG_PATTERN.test(checked) ? checked : fail(issues, path, `invalid slug "${checked}" (expected ${SLUG_PATTERN.source})`);
+  return SLUG_PATTERN.test(checked)
+    ? checked
+    : fail(issues, path, `invalid slug "${checked}" (expected ${SLUG_PATTERN.source})`);
 };
 
 export const bool: Rule<boolean> = (value, path, issues) =>
-  typeof value === 'boolean' ? value : fail(issues, path, `expected true or false, got ${describeValue(value)}`);
+  typeof value === 'boolean'
+    ? value
+    : fail(issues, path, `expected true or false, got ${describeValue(value)}`);
 
 function integerIn(min: number, max: number, what: string): Rule<number> {
   return (value, path, issues) => {
     if (typeof value !== 'number' || !Number.isInteger(value)) {
       return fail(issues, path, `expected ${what}, got ${describeValue(value)}`);
     }
-    return value >= min && value <= max ? value : fail(issues, path, `${value} is out of range (expected ${what})`);
+    return value >= min && value <= max
+      ? value
+      : fail(issues, path, `${value} is out of range (expected ${what})`);
   };
 }
 
@@ -70,7 +76,8 @@ export const timestamp: Rule<Date> = (value, path, issues) => {
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     return fail(issues, path, `expected an integer Unix time in seconds, got ${describeValue(value)}`);
   }
-  if (value < MIN_UNIX_SECONDS || value > MAX_UNIX_SECONDS) return fail(issues, path, `timestamp ${value} is out of range`);
+  if (value < MIN_UNIX_SECONDS || value > MAX_UNIX_SECONDS)
+    return fail(issues, path, `timestamp ${value} is out of range`);
   return new Date(value * 1000);
 };
 
@@ -88,7 +95,10 @@ export function oneOf<T extends string>(values: readonly T[], label: string): Ru
  * A JSON list of items. With `uniqueBy`, an item whose key repeats an earlier one is
  * an error (`label` names the item in the message), since stored lists are sets.
  */
-export function listOf<T>(item: Rule<T>, uniqueBy?: { key: (item: T) => string | number; label: string }): Rule<T[]> {
+export function listOf<T>(
+  item: Rule<T>,
+  uniqueBy?: { key: (item: T) => string | number; label: string },
+): Rule<T[]> {
   return (value, path, issues) => {
     if (!Array.isArray(value)) return fail(issues, path, `expected a list, got ${describeValue(value)}`);
     const items: T[] = [];
@@ -154,7 +164,9 @@ export function nullable<T>(rule: Rule<T>): FieldSpec<T | null, false> {
 
 export type RecordSpec = Readonly<Record<string, FieldSpec<unknown, boolean>>>;
 type ValueOf<F> = F extends FieldSpec<infer T, boolean> ? T : never;
-type RequiredKeys<S extends RecordSpec> = { [K in keyof S]: S[K] extends FieldSpec<unknown, true> ? K : never }[keyof S];
+type RequiredKeys<S extends RecordSpec> = {
+  [K in keyof S]: S[K] extends FieldSpec<unknown, true> ? K : never;
+}[keyof S];
 
 /** The checked form of a record: required fields always set, others absent (undefined) when not given. */
 export type Parsed<S extends RecordSpec> = { -readonly [K in RequiredKeys<S>]: ValueOf<S[K]> } & {
@@ -166,7 +178,12 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Checks an object against `spec`: unknown keys are errors so that typos do not pass silently. */
-export function parseObject<S extends RecordSpec>(spec: S, value: unknown, path: string, issues: IssueLog): Checked<Parsed<S>> {
+export function parseObject<S extends RecordSpec>(
+  spec: S,
+  value: unknown,
+  path: string,
+  issues: IssueLog,
+): Checked<Parsed<S>> {
   if (!isPlainObject(value)) return fail(issues, path, `expected an object, got ${describeValue(value)}`);
   let valid = true;
   for (const key of Object.keys(value)) {
@@ -178,19 +195,23 @@ export function parseObject<S extends RecordSpec>(spec: S, value: unknown, path:
   const parsed: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(spec)) {
     const fieldPath = `${path}.${key}`;
-    const raw = value[key];
+    const raw = Object.hasOwn(value, key) ? value[key] : undefined;
     if (raw === undefined) {
-      if (field.required) valid = fail(issues, fieldPath, 'required field is missing') !== INVALID;
-      continue;
+      if (!field.required) continue;
+      issues.add(fieldPath, 'required field is missing');
+      valid = false;
+    } else if (raw === null) {
+      if (field.cleared) {
+        parsed[key] = field.cleared.value;
+        continue;
+      }
+      issues.add(fieldPath, 'must not be null');
+      valid = false;
+    } else {
+      const checked = field.rule(raw, fieldPath, issues);
+      if (checked === INVALID) valid = false;
+      else parsed[key] = checked;
     }
-    if (raw === null) {
-      if (field.cleared) parsed[key] = field.cleared.value;
-      else valid = fail(issues, fieldPath, 'must not be null') !== INVALID;
-      continue;
-    }
-    const checked = field.rule(raw, fieldPath, issues);
-    if (checked === INVALID) valid = false;
-    else parsed[key] = checked;
   }
   // Every key of `spec` was checked against its rule above, which is what Parsed<S> describes.
   return valid ? (parsed as Parsed<S>) : INVALID;

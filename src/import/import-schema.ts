@@ -1,5 +1,5 @@
 import { isEmail } from 'class-validator';
-import type { Permission } from '../common/auth/permissions';
+import { ALL_PERMISSIONS } from '../common/auth/permissions';
 import {
   AGE_RATINGS,
   ANIME_MEDIA_TYPES,
@@ -58,6 +58,8 @@ export type TitleSection = 'anime' | 'manga' | 'novel';
 export const TITLE_SECTIONS: readonly TitleSection[] = ['anime', 'manga', 'novel'];
 
 const nullableText = nullable(text);
+/** `image`, `avatar`, `cover`: a path (served under the image base URL) or an absolute URL, never empty. */
+const imagePath = nullable(nonEmptyText);
 const nullableCount = nullable(count);
 const nullableTime = nullable(timestamp);
 const stringList = clearable(listOf(text), []);
@@ -77,7 +79,7 @@ export const magazineSpec = {
 export const companySpec = {
   slug: required(slug),
   name: required(nonEmptyText),
-  image: nullableText,
+  image: imagePath,
 };
 
 export const personSpec = {
@@ -85,7 +87,7 @@ export const personSpec = {
   name_native: nullableText,
   name_ua: nullableText,
   name_en: nullableText,
-  image: nullableText,
+  image: imagePath,
   description_ua: nullableText,
   synonyms: stringList,
 };
@@ -95,7 +97,7 @@ export const characterSpec = {
   name_ua: nullableText,
   name_en: nullableText,
   name_ja: nullableText,
-  image: nullableText,
+  image: imagePath,
   synonyms: stringList,
 };
 
@@ -108,10 +110,16 @@ export const roleSpec = {
 };
 export type RoleRecord = Parsed<typeof roleSpec>;
 
-const creditItem = objectOf({ person: required(text), roles: clearable(listOf(objectOf(roleSpec), { key: (role) => role.slug, label: 'role' }), []) });
+const creditItem = objectOf({
+  person: required(text),
+  roles: clearable(listOf(objectOf(roleSpec), { key: (role) => role.slug, label: 'role' }), []),
+});
 const credits = clearable(listOf(creditItem, { key: (credit) => credit.person, label: 'person' }), []);
 const appearances = clearable(
-  listOf(objectOf({ slug: required(text), main: clearable(bool, false) }), { key: (item) => item.slug, label: 'character' }),
+  listOf(objectOf({ slug: required(text), main: clearable(bool, false) }), {
+    key: (item) => item.slug,
+    label: 'character',
+  }),
   [],
 );
 
@@ -124,7 +132,7 @@ const titleFields = {
   synonyms: stringList,
   status: nullable(oneOf(RELEASE_STATUSES, 'status')),
   year: nullable(int32),
-  image: nullableText,
+  image: imagePath,
   score: clearable(score, 0),
   scored_by: clearable(count, 0),
   start_date: nullableTime,
@@ -167,7 +175,13 @@ const readableFields = {
   volumes: nullableCount,
   magazines: clearable(slugList('magazine'), []),
   external: clearable(
-    listOf(objectOf({ url: required(nonEmptyText), text: required(text), type: required(oneOf(EXTERNAL_LINK_TYPES, 'link type')) })),
+    listOf(
+      objectOf({
+        url: required(nonEmptyText),
+        text: required(text),
+        type: required(oneOf(EXTERNAL_LINK_TYPES, 'link type')),
+      }),
+    ),
     [],
   ),
   authors: credits,
@@ -183,53 +197,13 @@ export const franchiseSpec = {
   novel: clearable(slugList('novel'), []),
 };
 
-/** Every permission of semantics §1.3; the Record type makes the compiler check the list is complete. */
-const PERMISSION_TABLE: Record<Permission, true> = {
-  'upload:avatar': true,
-  'upload:cover': true,
-  'article:category:news': true,
-  'article:category:reviews': true,
-  'article:category:original': true,
-  'edit:create': true,
-  'edit:update': true,
-  'edit:close': true,
-  'comment:write': true,
-  'comment:edit': true,
-  'comment:hide': true,
-  'review:write': true,
-  'review:edit': true,
-  'review:delete': true,
-  'vote:set': true,
-  'collection:create': true,
-  'collection:update': true,
-  'collection:delete': true,
-  'client:create': true,
-  'client:update': true,
-  'client:delete': true,
-  'article:create': true,
-  'article:update': true,
-  'article:delete': true,
-  'upload:attachment': true,
-  'edit:accept': true,
-  'edit:reject': true,
-  'edit:auto': true,
-  'edit:update_moderator': true,
-  'client:delete_admin': true,
-  'admin:user:update': true,
-  'client:verify': true,
-  'client:list_all': true,
-  'article:category:system': true,
-  'article:update_moderator': true,
-  'article:delete_moderator': true,
-  'article:trusted': true,
-  'comment:hide_admin': true,
-  'collection:update_moderator': true,
-  'collection:delete_moderator': true,
-};
-const PERMISSIONS = Object.keys(PERMISSION_TABLE) as Permission[];
-
 /** Roles an imported account may have (`deleted` accounts are not imported). */
-export const IMPORT_USER_ROLES = ['user', 'moderator', 'admin', 'not_activated'] as const satisfies readonly Role[];
+export const IMPORT_USER_ROLES = [
+  'user',
+  'moderator',
+  'admin',
+  'not_activated',
+] as const satisfies readonly Role[];
 
 /** Signup rules (semantics §3.1). */
 const USERNAME_PATTERN = /^[A-Za-z][A-Za-z0-9_]{4,63}$/;
@@ -266,11 +240,14 @@ export const userSpec = {
   password_hash: optional(text),
   role: clearable(oneOf(IMPORT_USER_ROLES, 'role'), 'user'),
   description: nullableText,
-  avatar: nullableText,
-  cover: nullableText,
+  avatar: imagePath,
+  cover: imagePath,
   created: optional(timestamp),
   banned: clearable(bool, false),
-  forbidden_actions: clearable(listOf(oneOf(PERMISSIONS, 'permission'), { key: (p) => p, label: 'permission' }), []),
+  forbidden_actions: clearable(
+    listOf(oneOf(ALL_PERMISSIONS, 'permission'), { key: (p) => p, label: 'permission' }),
+    [],
+  ),
   ignored_notifications: clearable(
     listOf(oneOf(NOTIFICATION_TYPES, 'notification type'), { key: (n) => n, label: 'notification type' }),
     [],

@@ -47,6 +47,9 @@ const ADMIN = [
 
 export type Permission = (typeof ADMIN)[number];
 
+/** Every permission (the admin set holds them all). */
+export const ALL_PERMISSIONS: readonly Permission[] = ADMIN;
+
 /** Cumulative permission sets of the roles (semantics §1.3). */
 const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   not_activated: new Set(NOT_ACTIVATED),

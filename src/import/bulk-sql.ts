@@ -1,0 +1,115 @@
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+
+/**
+ * Set-based statements for the link tables (genres, credits, appearances, schedule…),
+ * where a large import writes hundreds of thousands of small rows: one statement per
+ * few thousand rows instead of one entity per row. Rows travel as one JSON parameter
+ * unpacked by `jsonb_to_recordset`. Table and column names are constants of this code.
+ */
+export type SqlType = 'uuid' | 'text' | 'integer' | 'boolean' | 'timestamptz';
+export type Columns = Readonly<Record<string, SqlType>>;
+export type SqlValue = string | number | boolean | null;
+export type Row = Readonly<Record<string, SqlValue>>;
+
+/** Rows per statement: big enough to amortise round trips, small enough for modest parameters. */
+const ROWS_PER_STATEMENT = 5000;
+
+const quote = (identifier: string): string => `"${identifier}"`;
+
+function* batches<T>(items: readonly T[], size = ROWS_PER_STATEMENT): Generator<readonly T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
+
+function recordset(columns: Columns): string {
+  const definitions = Object.entries(columns).map(([name, type]) => `${quote(name)} ${type}`);
+  return `jsonb_to_recordset(?::jsonb) as r(${definitions.join(', ')})`;
+}
+
+/** A PostgreSQL array literal, for `= any(?::text[])` (a JS array would be spread into a list). */
+export function pgArray(values: Iterable<string | number>): string {
+  const items = [...values].map((value) =>
+    typeof value === 'number' ? String(value) : `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`,
+  );
+  return `{${items.join(',')}}`;
+}
+
+/**
+ * Runs one statement inside the entity manager's transaction with bound parameters.
+ * `em.execute` would inline the parameters into the SQL text on the client, which for
+ * multi-megabyte JSON parameters costs more than the database work itself.
+ */
+export async function runSql<T extends object = object>(
+  em: EntityManager,
+  sql: string,
+  params: readonly SqlValue[] = [],
+): Promise<T[]> {
+  const query = em
+    .getConnection()
+    .getKnex()
+    .raw(sql, [...params]);
+  const transaction = em.getTransactionContext<Knex.Transaction>();
+  if (transaction) query.transacting(transaction);
+  const result: { rows: T[] } = await query;
+  return result.rows;
+}
+
+export async function insertRows(
+  em: EntityManager,
+  table: string,
+  columns: Columns,
+  rows: readonly Row[],
+): Promise<void> {
+  const names = Object.keys(columns).map(quote).join(', ');
+  for (const batch of batches(rows)) {
+    await runSql(em, `insert into ${quote(table)} (${names}) select ${names} from ${recordset(columns)}`, [
+      JSON.stringify(batch),
+    ]);
+  }
+}
+
+/** Updates rows matched by `reference`; `columns` lists `reference` and the columns to set. */
+export async function updateRows(
+  em: EntityManager,
+  table: string,
+  columns: Columns,
+  rows: readonly Row[],
+): Promise<void> {
+  const assignments = Object.keys(columns)
+    .filter((name) => name !== 'reference')
+    .map((name) => `${quote(name)} = r.${quote(name)}`)
+    .join(', ');
+  for (const batch of batches(rows)) {
+    await runSql(
+      em,
+      `update ${quote(table)} t set ${assignments} from ${recordset(columns)} where t."reference" = r."reference"`,
+      [JSON.stringify(batch)],
+    );
+  }
+}
+
+/** Deletes rows whose `columns` all equal those of one of `rows` (pivot tables have no reference). */
+export async function deleteMatching(
+  em: EntityManager,
+  table: string,
+  columns: Columns,
+  rows: readonly Row[],
+): Promise<void> {
+  const match = Object.keys(columns)
+    .map((name) => `t.${quote(name)} = r.${quote(name)}`)
+    .join(' and ');
+  for (const batch of batches(rows)) {
+    await runSql(em, `delete from ${quote(table)} t using ${recordset(columns)} where ${match}`, [
+      JSON.stringify(batch),
+    ]);
+  }
+}
+
+export async function deleteByReference(
+  em: EntityManager,
+  table: string,
+  references: readonly string[],
+): Promise<void> {
+  for (const batch of batches(references)) {
+    await runSql(em, `delete from ${quote(table)} where "reference" = any(?::uuid[])`, [pgArray(batch)]);
+  }
+}
