@@ -49,6 +49,8 @@ export async function buildApp({ orm, config, log, routes = restRoutes }: AppDep
     formatError: formatGraphQLError,
     introspection: config.introspection,
     includeStacktraceInErrorResponses: false,
+    // main.ts owns the shutdown sequence (server, Apollo, pool, database).
+    stopOnTerminationSignals: false,
     plugins: [ApolloServerPluginLandingPageDisabled()],
   });
   await apollo.start();

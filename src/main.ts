@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     await stopApp();
     await orm.close();
     await database.stop();
+    log.info('stopped');
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
