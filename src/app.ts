@@ -7,7 +7,7 @@ import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { AppError, languageOf } from './common/errors/app-error';
+import { AppError, languageOf, validationError } from './common/errors/app-error';
 import { asAppError, formatGraphQLError } from './common/errors/render';
 import { requestScope } from './common/request-scope';
 import type { Config } from './config';
@@ -125,11 +125,7 @@ const errorHandler: ErrorRequestHandler = (error: { type?: string }, req, res, _
   const language = contextOf(res)?.language ?? 'en';
   let appError: AppError;
   if (error.type === 'entity.too.large') appError = new AppError('system:payload_too_large');
-  else if (error.type === 'entity.parse.failed')
-    appError = new AppError('system:validation_error', {
-      name: '',
-      location: 'body',
-    });
+  else if (error.type === 'entity.parse.failed') appError = validationError('body');
   else appError = asAppError(error);
   if (req.path === '/graphql') {
     res.status(appError.status).json({

@@ -1,24 +1,40 @@
+import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TitleContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import type { ErrorCode } from '../common/errors/catalog';
 import { Anime } from './anime.entity';
+import type { CatalogTitle } from './catalog-title.entity';
 import { Manga } from './manga.entity';
 import { Novel } from './novel.entity';
 
-export const TITLE_ENTITIES = { anime: Anime, manga: Manga, novel: Novel } as const;
-export type Title = Anime | Manga | Novel;
+const TITLE_ENTITIES = { anime: Anime, manga: Manga, novel: Novel } as const;
+
+/** The entity of each title kind. */
+export interface TitleOf {
+  anime: Anime;
+  manga: Manga;
+  novel: Novel;
+}
+
+/**
+ * The entity class of a title kind. Queries through it use only the columns every
+ * title has (CatalogTitle), which TypeScript cannot see through the union.
+ */
+export function titleEntity<K extends TitleContentType>(kind: K): EntityClass<TitleOf[K]> {
+  return TITLE_ENTITIES[kind] as EntityClass<CatalogTitle> as EntityClass<TitleOf[K]>;
+}
 
 /**
  * Module look-up (semantics §1.8): the slug is lower-cased first; deleted titles are
  * never found.
  */
-export async function findTitleBySlug<K extends TitleContentType>(
+export function findTitleBySlug<K extends TitleContentType>(
   em: EntityManager,
   kind: K,
   slug: string,
   notFound: ErrorCode,
-): Promise<InstanceType<(typeof TITLE_ENTITIES)[K]>> {
+): Promise<TitleOf[K]> {
   return findTitle(em, kind, slug.toLowerCase(), notFound);
 }
 
@@ -28,11 +44,10 @@ export async function findTitle<K extends TitleContentType>(
   kind: K,
   slug: string,
   notFound: ErrorCode,
-): Promise<InstanceType<(typeof TITLE_ENTITIES)[K]>> {
-  const entity = TITLE_ENTITIES[kind] as unknown as typeof Anime;
-  const title = await em.findOne(entity, { slug, deleted: false });
+): Promise<TitleOf[K]> {
+  const title = await em.findOne(titleEntity(kind) as EntityClass<CatalogTitle>, { slug, deleted: false });
   if (!title) throw new AppError(notFound);
-  return title as unknown as InstanceType<(typeof TITLE_ENTITIES)[K]>;
+  return title as TitleOf[K];
 }
 
 /** A well-scored live manga with authors, for the example URLs `npm start` prints. */

@@ -1,6 +1,8 @@
+import { QueryOrder, type EntityClass } from '@mikro-orm/core';
 import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import { Anime } from '../catalog/anime.entity';
-import { TITLE_ENTITIES } from '../catalog/catalog.service';
+import { titleEntity, type TitleOf } from '../catalog/catalog.service';
+import type { CatalogTitle } from '../catalog/catalog-title.entity';
 import { Manga } from '../catalog/manga.entity';
 import { Novel } from '../catalog/novel.entity';
 import type { TitleContentType } from '../common/enums';
@@ -14,16 +16,17 @@ const TITLE_ORDER = 'start_date desc nulls last, reference asc';
 
 /** Non-deleted titles of one kind in many franchises, `start_date` desc nulls last, then reference. */
 function franchiseTitles<K extends TitleContentType>(ctx: RequestContext, kind: K) {
-  return groupedLoader<InstanceType<(typeof TITLE_ENTITIES)[K]>>(
+  return groupedLoader<TitleOf[K]>(
     ctx,
     `franchise:${kind}`,
-    (franchises) =>
-      ctx.em
-        .createQueryBuilder(TITLE_ENTITIES[kind] as typeof Anime)
-        .select('*')
-        .where({ franchise: { $in: franchises }, deleted: false })
-        .orderBy({ start_date: 'desc nulls last', reference: 'asc' })
-        .getResultList() as Promise<InstanceType<(typeof TITLE_ENTITIES)[K]>[]>,
+    async (franchises) => {
+      const titles = await ctx.em.find(
+        titleEntity(kind) as EntityClass<CatalogTitle>,
+        { franchise: { $in: [...franchises] }, deleted: false },
+        { orderBy: [{ start_date: QueryOrder.DESC_NULLS_LAST }, { reference: QueryOrder.ASC }] },
+      );
+      return titles as TitleOf[K][];
+    },
     (title) => title.franchise!.reference,
   );
 }

@@ -1,0 +1,90 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import pino from 'pino';
+import { verifyPassword } from '../../src/accounts/passwords';
+import { User } from '../../src/accounts/user.entity';
+import { generateDemoCatalog } from '../../src/import/demo-catalog';
+import { DEMO_PASSWORD, seedDemoData, seedDemoDataIfEmpty } from '../../src/import/demo-data';
+import { openTestOrm, resetDatabase } from '../setup/db';
+
+const silent = pino({ level: 'silent' });
+const NOW = 1_800_000_000;
+
+async function count(orm: MikroORM, sql: string): Promise<number> {
+  const [row] = await orm.em
+    .getConnection()
+    .execute<{ count: number }[]>(`select count(*)::int as count ${sql}`);
+  return row.count;
+}
+
+describe('demo data', () => {
+  it('is deterministic for a seed and differs between seeds', () => {
+    const first = generateDemoCatalog({ seed: 7, scale: 0.1, now: NOW });
+    expect(generateDemoCatalog({ seed: 7, scale: 0.1, now: NOW })).toEqual(first);
+    expect(generateDemoCatalog({ seed: 8, scale: 0.1, now: NOW }).manga[0].slug).not.toBe(
+      first.manga[0].slug,
+    );
+  });
+
+  it('grows with the scale: about 20,000 titles at scale 10', () => {
+    const large = generateDemoCatalog({ seed: 1, scale: 10, now: NOW });
+    expect(large.anime.length + large.manga.length + large.novel.length).toBeGreaterThanOrEqual(20000);
+  });
+
+  describe('loaded into the database', () => {
+    let orm: MikroORM;
+    beforeAll(async () => {
+      orm = await openTestOrm();
+      await resetDatabase(orm);
+      await seedDemoDataIfEmpty(orm, silent);
+    });
+    afterAll(() => orm.close());
+
+    it('has an airing schedule in the coming week', async () => {
+      const upcoming = await count(
+        orm,
+        `from airing_episode e join anime a on a.reference = e.anime_reference
+          where not a.deleted and e.airing_at between now() and now() + interval '7 days'`,
+      );
+      expect(upcoming).toBeGreaterThan(0);
+    });
+
+    it('has franchises that mix anime, manga and novels', async () => {
+      const mixed = await count(
+        orm,
+        `from franchise f where exists (select 1 from anime a where a.franchise_reference = f.reference)
+          and exists (select 1 from manga m where m.franchise_reference = f.reference)
+          and exists (select 1 from novel n where n.franchise_reference = f.reference)`,
+      );
+      expect(mixed).toBeGreaterThan(0);
+    });
+
+    it('has people with manga roles, characters in novels and deleted titles', async () => {
+      expect(
+        await count(
+          orm,
+          `from credit c join credit_roles r on r.credit_reference = c.reference where c.manga_reference is not null`,
+        ),
+      ).toBeGreaterThan(0);
+      expect(await count(orm, `from appearance where novel_reference is not null`)).toBeGreaterThan(0);
+      expect(await count(orm, `from manga where deleted`)).toBeGreaterThan(0);
+    });
+
+    it('has demo accounts that sign in with the documented password', async () => {
+      const admin = await orm.em.fork().findOneOrFail(User, { username: 'demo_admin' });
+      expect(admin.role).toBe('admin');
+      expect(await verifyPassword(DEMO_PASSWORD, admin.password_hash)).toBe(true);
+    });
+
+    it('is not loaded again into a database that has data', async () => {
+      const before = await count(orm, 'from anime');
+      await seedDemoDataIfEmpty(orm, silent);
+      expect(await count(orm, 'from anime')).toBe(before);
+    });
+
+    it('can be loaded again without duplicating accounts', async () => {
+      const users = await count(orm, 'from "user"');
+      await seedDemoData(orm, silent);
+      expect(await count(orm, 'from "user"')).toBe(users);
+    });
+  });
+});
