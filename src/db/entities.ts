@@ -17,6 +17,7 @@ import { Client } from '../clients/client.entity';
 import { TokenRequest } from '../clients/token-request.entity';
 import { Collection, CollectionItem } from '../collections/collection.entity';
 import { Comment, CommentVersion } from '../comments/comment.entity';
+import { Edit } from '../edits/edit.entity';
 import { Franchise } from '../franchises/franchise.entity';
 import { ListEntry } from '../lists/list-entry.entity';
 import { ReadEntry } from '../lists/read-entry.entity';
@@ -67,4 +68,5 @@ export const entities = [
   Attachment,
   Notification,
   JobCursor,
+  Edit,
 ];

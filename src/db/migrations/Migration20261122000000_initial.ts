@@ -271,6 +271,12 @@ export class Migration20261122000000_initial extends Migration {
 
     this.addSql(`alter table "watch_entry" add constraint "watch_entry_user_reference_foreign" foreign key ("user_reference") references "user" ("reference") on update cascade on delete cascade;`);
     this.addSql(`alter table "watch_entry" add constraint "watch_entry_anime_reference_foreign" foreign key ("anime_reference") references "anime" ("reference") on update cascade on delete cascade;`);
-  }
 
+    this.addSql(`create table "edit" ("edit_id" serial primary key, "author_reference" uuid not null, "moderator_reference" uuid null, "content_type" text not null, "content_reference" uuid not null, "status" text not null default 'pending', "description" text null, "before" jsonb not null, "after" jsonb not null, "created" timestamptz not null, "updated" timestamptz not null);`);
+    this.addSql(`create index "edit_author_reference_index" on "edit" ("author_reference");`);
+    this.addSql(`create index "edit_content_type_content_reference_index" on "edit" ("content_type", "content_reference");`);
+
+    this.addSql(`alter table "edit" add constraint "edit_author_reference_foreign" foreign key ("author_reference") references "user" ("reference") on update cascade on delete cascade;`);
+    this.addSql(`alter table "edit" add constraint "edit_moderator_reference_foreign" foreign key ("moderator_reference") references "user" ("reference") on update cascade on delete set null;`);
+  }
 }
