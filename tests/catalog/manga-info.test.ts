@@ -19,77 +19,15 @@ import {
   linkTitle,
 } from '../factories';
 import { rest } from '../setup/clients';
+import { keysOf, MANGA_FULL, PERSON } from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
+import { asList, asObject, seconds, sortedKeys } from '../setup/json';
 
 /** #16 GET /manga/{slug}: the Manga full record, auth none. */
 const t = useTestApp();
 
-type Json = Record<string, unknown>;
-
 const getManga = (slug: string, options: { token?: string; language?: string } = {}) =>
   rest(t.app, 'GET', `/manga/${slug}`, undefined, options);
-
-const seconds = (iso: string) => Math.trunc(new Date(iso).getTime() / 1000);
-
-const asObject = (value: unknown): Json => {
-  expect(value).toEqual(expect.any(Object));
-  return value as Json;
-};
-
-const asList = (value: unknown): Json[] => {
-  expect(Array.isArray(value)).toBe(true);
-  return value as Json[];
-};
-
-const SUMMARY_KEYS = [
-  'data_type',
-  'media_type',
-  'status',
-  'title_original',
-  'title_ua',
-  'title_en',
-  'chapters',
-  'volumes',
-  'translated_ua',
-  'native_score',
-  'score',
-  'native_scored_by',
-  'scored_by',
-  'image',
-  'year',
-  'extcat_id',
-  'slug',
-  'start_date',
-  'end_date',
-  'created',
-  'updated',
-];
-const FULL_RECORD_KEYS = [
-  ...SUMMARY_KEYS,
-  'authors',
-  'magazines',
-  'external',
-  'genres',
-  'stats',
-  'synopsis_en',
-  'synopsis_ua',
-  'synonyms',
-  'comments_count',
-  'has_franchise',
-  'nsfw',
-];
-const PERSON_KEYS = [
-  'data_type',
-  'name_native',
-  'name_ua',
-  'name_en',
-  'image',
-  'slug',
-  'description_ua',
-  'synonyms',
-];
-
-const sorted = (keys: readonly string[]) => [...keys].sort();
 
 /** A manga with one author holding `rolesPerAuthor` roles, repeated `authors` times. */
 async function mangaWithAuthors(slug: string, authors: number, rolesPerAuthor: number): Promise<Manga> {
@@ -141,7 +79,7 @@ describe('GET /manga/{slug} (#16)', () => {
       const res = await getManga('berserk');
 
       expect(res.status).toBe(200);
-      expect(sorted(Object.keys(res.body))).toEqual(sorted(FULL_RECORD_KEYS));
+      expect(sortedKeys(res.body)).toEqual(keysOf(MANGA_FULL));
       expect(res.body).toMatchObject({
         data_type: 'manga',
         slug: 'berserk',
@@ -202,7 +140,7 @@ describe('GET /manga/{slug} (#16)', () => {
       const res = await getManga('bare');
 
       expect(res.status).toBe(200);
-      expect(sorted(Object.keys(res.body))).toEqual(sorted(FULL_RECORD_KEYS));
+      expect(sortedKeys(res.body)).toEqual(keysOf(MANGA_FULL));
       expect(res.body).toMatchObject({
         title_en: null,
         title_ua: null,
@@ -297,7 +235,7 @@ describe('GET /manga/{slug} (#16)', () => {
         slug: 'also-null',
         weight: null,
       });
-      for (const author of authors) expect(sorted(Object.keys(author))).toEqual(['person', 'roles']);
+      for (const author of authors) expect(sortedKeys(author)).toEqual(['person', 'roles']);
     });
 
     it('serves each author as a contract Person', async () => {
@@ -316,7 +254,7 @@ describe('GET /manga/{slug} (#16)', () => {
       const res = await getManga('with-person');
 
       const [author] = asList(res.body.authors);
-      expect(sorted(Object.keys(asObject(author.person)))).toEqual(sorted(PERSON_KEYS));
+      expect(sortedKeys(asObject(author.person))).toEqual(keysOf(PERSON));
       expect(author.person).toEqual({
         data_type: 'person',
         name_native: '三浦建太郎',

@@ -10,12 +10,12 @@ import {
   buildUser,
 } from '../factories';
 import { rest } from '../setup/clients';
+import { CHARACTER, keysOf } from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
+import { sortedKeys, type Json } from '../setup/json';
 
 /** #19 GET /novel/{slug}/characters: paged `{main, character}` items, auth none. */
 const t = useTestApp();
-
-type Json = Record<string, unknown>;
 
 interface PageBody {
   pagination: { total: number; pages: number; page: number };
@@ -24,8 +24,6 @@ interface PageBody {
 
 const getCharacters = (slug: string, query = '', options: { token?: string; language?: string } = {}) =>
   rest(t.app, 'GET', `/novel/${slug}/characters${query}`, undefined, options);
-
-const CHARACTER_KEYS = ['data_type', 'name_ua', 'name_en', 'name_ja', 'image', 'slug', 'synonyms'].sort();
 
 /** A UUID whose order is given by `n` (references sort as lower-case strings). */
 const reference = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -72,7 +70,7 @@ describe('GET /novel/{slug}/characters (#19)', () => {
       const res = await getCharacters('overlord');
 
       expect(res.status).toBe(200);
-      expect(Object.keys(res.body).sort()).toEqual(['list', 'pagination']);
+      expect(sortedKeys(res.body)).toEqual(['list', 'pagination']);
       expect(res.body.list).toEqual([
         {
           main: true,
@@ -100,7 +98,7 @@ describe('GET /novel/{slug}/characters (#19)', () => {
         },
       ]);
       for (const item of (res.body as PageBody).list)
-        expect(Object.keys(item.character).sort()).toEqual(CHARACTER_KEYS);
+        expect(sortedKeys(item.character)).toEqual(keysOf(CHARACTER));
     });
 
     it('lists only the characters of this novel, not of other novels, manga or anime', async () => {

@@ -19,6 +19,15 @@ import {
   linkTitle,
 } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
+import {
+  ANIME_SUMMARY_WITH_WATCH,
+  CHARACTER,
+  MANGA_FULL,
+  PAGINATION,
+  READABLE_SUMMARY_WITH_READ,
+  shapeProblems,
+  type Shape,
+} from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
 
 /**
@@ -29,7 +38,7 @@ import { useTestApp } from '../setup/harness';
 const t = useTestApp();
 
 // ---------------------------------------------------------------------------
-// Helpers: the route table, both calls, and a JSON shape checker.
+// Helpers: the route table and both calls (the shape checker is in tests/setup/contract-shapes.ts).
 
 const routeOf = (contract: number): RestRoute => {
   const route = restRoutes.find((r) => r.contract === contract);
@@ -94,196 +103,16 @@ async function expectErrorParity(
   });
 }
 
-type Kind = 'string' | 'integer' | 'number' | 'boolean';
-type FieldType = Kind | { object: Shape } | { arrayOf: Kind | Shape };
-interface Shape {
-  [field: string]: FieldType;
-}
+// Response shapes of #19 and #13, built from the contract resources.
 
-const kindOf = (value: unknown): string =>
-  value === null
-    ? 'null'
-    : Array.isArray(value)
-      ? 'array'
-      : typeof value === 'number' && Number.isInteger(value)
-        ? 'integer'
-        : typeof value;
-
-const isKind = (value: unknown, kind: Kind): boolean =>
-  kind === 'number' ? typeof value === 'number' : kindOf(value) === kind;
-
-/**
- * Every problem of `value` against `shape`: missing or extra keys, wrong JSON types,
- * nulls, and (unless `allowEmpty`) empty arrays, so a fixture must fill every field.
- */
-function shapeProblems(
-  value: unknown,
-  shape: Shape,
-  where: string,
-  allowEmpty: readonly string[] = [],
-): string[] {
-  if (kindOf(value) !== 'object') return [`${where} is ${kindOf(value)}, not an object`];
-  const record = value as Record<string, unknown>;
-  const problems: string[] = [];
-  for (const key of Object.keys(record))
-    if (!(key in shape)) problems.push(`${where}.${key} is not a contract field`);
-  for (const [key, type] of Object.entries(shape)) {
-    const at = `${where}.${key}`;
-    if (!(key in record)) {
-      problems.push(`${at} is missing`);
-      continue;
-    }
-    const field = record[key];
-    if (typeof type === 'string') {
-      if (!isKind(field, type)) problems.push(`${at} is ${kindOf(field)}, not ${type}`);
-    } else if ('object' in type) {
-      problems.push(...shapeProblems(field, type.object, at, allowEmpty));
-    } else if (!Array.isArray(field)) {
-      problems.push(`${at} is ${kindOf(field)}, not an array`);
-    } else {
-      if (field.length === 0 && !allowEmpty.includes(key))
-        problems.push(`${at} is empty: the fixture should fill it`);
-      field.forEach((element, i) => {
-        const item = type.arrayOf;
-        if (typeof item === 'string') {
-          if (!isKind(element, item)) problems.push(`${at}[${i}] is ${kindOf(element)}, not ${item}`);
-        } else problems.push(...shapeProblems(element, item, `${at}[${i}]`, allowEmpty));
-      });
-    }
-  }
-  return problems;
-}
-
-// Contract resources (api-contract.md), with the JSON types of semantics §1.6.
-
-const PERSON: Shape = {
-  data_type: 'string',
-  name_native: 'string',
-  name_ua: 'string',
-  name_en: 'string',
-  image: 'string',
-  slug: 'string',
-  description_ua: 'string',
-  synonyms: { arrayOf: 'string' },
-};
-const CHARACTER: Shape = {
-  data_type: 'string',
-  name_ua: 'string',
-  name_en: 'string',
-  name_ja: 'string',
-  image: 'string',
-  slug: 'string',
-  synonyms: { arrayOf: 'string' },
-};
-const PAGINATION: Shape = { total: 'integer', pages: 'integer', page: 'integer' };
-const WATCH_ENTRY: Shape = {
-  reference: 'string',
-  note: 'string',
-  updated: 'integer',
-  created: 'integer',
-  status: 'string',
-  rewatches: 'integer',
-  duration: 'integer',
-  episodes: 'integer',
-  score: 'integer',
-};
-const READ_ENTRY: Shape = {
-  reference: 'string',
-  note: 'string',
-  updated: 'integer',
-  created: 'integer',
-  status: 'string',
-  chapters: 'integer',
-  volumes: 'integer',
-  rereads: 'integer',
-  score: 'integer',
-};
-const ANIME_SUMMARY: Shape = {
-  data_type: 'string',
-  media_type: 'string',
-  status: 'string',
-  season: 'string',
-  source: 'string',
-  rating: 'string',
-  title_ua: 'string',
-  title_en: 'string',
-  title_ja: 'string',
-  episodes_released: 'string',
-  episodes_total: 'string',
-  image: 'string',
-  native_scored_by: 'integer',
-  scored_by: 'integer',
-  native_score: 'number',
-  score: 'number',
-  slug: 'string',
-  start_date: 'integer',
-  end_date: 'integer',
-  created: 'integer',
-  updated: 'integer',
-  translated_ua: 'boolean',
-  year: 'integer',
-  extcat_id: 'integer',
-};
-const READABLE_SUMMARY: Shape = {
-  data_type: 'string',
-  media_type: 'string',
-  status: 'string',
-  title_original: 'string',
-  title_ua: 'string',
-  title_en: 'string',
-  chapters: 'integer',
-  volumes: 'integer',
-  translated_ua: 'boolean',
-  native_score: 'number',
-  score: 'number',
-  native_scored_by: 'integer',
-  scored_by: 'integer',
-  image: 'string',
-  year: 'integer',
-  extcat_id: 'integer',
-  slug: 'string',
-  start_date: 'integer',
-  end_date: 'integer',
-  created: 'integer',
-  updated: 'integer',
-};
-const STATS: Shape = Object.fromEntries(
-  [
-    'completed',
-    'reading',
-    'on_hold',
-    'dropped',
-    'planned',
-    ...Array.from({ length: 10 }, (_, i) => `score_${i + 1}`),
-  ].map((key): [string, FieldType] => [key, 'integer']),
-);
-const MANGA_FULL: Shape = {
-  ...READABLE_SUMMARY,
-  authors: {
-    arrayOf: {
-      roles: { arrayOf: { name_ua: 'string', name_en: 'string', slug: 'string', weight: 'integer' } },
-      person: { object: PERSON },
-    },
-  },
-  magazines: { arrayOf: { name_en: 'string', slug: 'string' } },
-  external: { arrayOf: { url: 'string', text: 'string', type: 'string' } },
-  genres: { arrayOf: { name_ua: 'string', name_en: 'string', slug: 'string', type: 'string' } },
-  stats: { object: STATS },
-  synopsis_en: 'string',
-  synopsis_ua: 'string',
-  synonyms: { arrayOf: 'string' },
-  comments_count: 'integer',
-  has_franchise: 'boolean',
-  nsfw: 'boolean',
-};
 const NOVEL_CHARACTERS_PAGE: Shape = {
   pagination: { object: PAGINATION },
   list: { arrayOf: { main: 'boolean', character: { object: CHARACTER } } },
 };
 const FRANCHISE: Shape = {
-  anime: { arrayOf: { ...ANIME_SUMMARY, watch: { arrayOf: WATCH_ENTRY } } },
-  manga: { arrayOf: { ...READABLE_SUMMARY, read: { arrayOf: READ_ENTRY } } },
-  novel: { arrayOf: { ...READABLE_SUMMARY, read: { arrayOf: READ_ENTRY } } },
+  anime: { arrayOf: ANIME_SUMMARY_WITH_WATCH },
+  manga: { arrayOf: READABLE_SUMMARY_WITH_READ },
+  novel: { arrayOf: READABLE_SUMMARY_WITH_READ },
 };
 
 // ---------------------------------------------------------------------------

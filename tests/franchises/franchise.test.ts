@@ -14,12 +14,18 @@ import {
   buildWatchEntry,
 } from '../factories';
 import { rest } from '../setup/clients';
+import {
+  ANIME_SUMMARY_WITH_WATCH,
+  keysOf,
+  READ_ENTRY,
+  READABLE_SUMMARY_WITH_READ,
+  WATCH_ENTRY,
+} from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
+import { seconds, sortedKeys, type Json } from '../setup/json';
 
 /** #13 GET /related/{content_type}/{slug}/franchise: optional authentication. */
 const t = useTestApp();
-
-type Json = Record<string, unknown>;
 
 interface FranchiseBody {
   anime: Json[];
@@ -34,85 +40,9 @@ const getFranchise = (
 ) => rest(t.app, 'GET', `/related/${contentType}/${slug}/franchise`, undefined, options);
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const seconds = (iso: string) => Math.trunc(new Date(iso).getTime() / 1000);
 /** A UUID whose order is given by `n` (references sort as lower-case strings). */
 const reference = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const slugs = (items: Json[]) => items.map((item) => item.slug);
-const sorted = (keys: readonly string[]) => [...keys].sort();
-
-const ANIME_KEYS = sorted([
-  'data_type',
-  'media_type',
-  'status',
-  'season',
-  'source',
-  'rating',
-  'title_ua',
-  'title_en',
-  'title_ja',
-  'episodes_released',
-  'episodes_total',
-  'image',
-  'native_scored_by',
-  'scored_by',
-  'native_score',
-  'score',
-  'slug',
-  'start_date',
-  'end_date',
-  'created',
-  'updated',
-  'translated_ua',
-  'year',
-  'extcat_id',
-  'watch',
-]);
-const READABLE_KEYS = sorted([
-  'data_type',
-  'media_type',
-  'status',
-  'title_original',
-  'title_ua',
-  'title_en',
-  'chapters',
-  'volumes',
-  'translated_ua',
-  'native_score',
-  'score',
-  'native_scored_by',
-  'scored_by',
-  'image',
-  'year',
-  'extcat_id',
-  'slug',
-  'start_date',
-  'end_date',
-  'created',
-  'updated',
-  'read',
-]);
-const WATCH_ENTRY_KEYS = sorted([
-  'reference',
-  'note',
-  'created',
-  'updated',
-  'status',
-  'rewatches',
-  'duration',
-  'episodes',
-  'score',
-]);
-const READ_ENTRY_KEYS = sorted([
-  'reference',
-  'note',
-  'created',
-  'updated',
-  'status',
-  'chapters',
-  'volumes',
-  'rereads',
-  'score',
-]);
 
 /**
  * A franchise with three anime, two manga and two novels (plus deleted ones and a
@@ -193,7 +123,7 @@ describe('GET /related/{content_type}/{slug}/franchise (#13)', () => {
         const res = await getFranchise(kind, slug);
 
         expect(res.status).toBe(200);
-        expect(sorted(Object.keys(res.body))).toEqual(['anime', 'manga', 'novel']);
+        expect(sortedKeys(res.body)).toEqual(['anime', 'manga', 'novel']);
         const body = res.body as FranchiseBody;
         expect(slugs(body.anime)).toEqual(SAGA.anime);
         expect(slugs(body.manga)).toEqual(SAGA.manga);
@@ -255,7 +185,7 @@ describe('GET /related/{content_type}/{slug}/franchise (#13)', () => {
 
       expect(res.status).toBe(200);
       const body = res.body as FranchiseBody;
-      expect(sorted(Object.keys(body.anime[0]))).toEqual(ANIME_KEYS);
+      expect(sortedKeys(body.anime[0])).toEqual(keysOf(ANIME_SUMMARY_WITH_WATCH));
       expect(body.anime[0]).toMatchObject({
         data_type: 'anime',
         slug: 'fma',
@@ -273,7 +203,7 @@ describe('GET /related/{content_type}/{slug}/franchise (#13)', () => {
         updated: seconds('2024-01-02T00:00:00Z'),
         watch: [],
       });
-      expect(sorted(Object.keys(body.manga[0]))).toEqual(READABLE_KEYS);
+      expect(sortedKeys(body.manga[0])).toEqual(keysOf(READABLE_SUMMARY_WITH_READ));
       expect(body.manga[0]).toMatchObject({
         data_type: 'manga',
         title_original: '鋼の錬金術師',
@@ -282,7 +212,7 @@ describe('GET /related/{content_type}/{slug}/franchise (#13)', () => {
         image: 'https://img.example/fma.png',
         read: [],
       });
-      expect(sorted(Object.keys(body.novel[0]))).toEqual(READABLE_KEYS);
+      expect(sortedKeys(body.novel[0])).toEqual(keysOf(READABLE_SUMMARY_WITH_READ));
       expect(body.novel[0]).toMatchObject({
         data_type: 'novel',
         chapters: null,
@@ -419,8 +349,8 @@ describe('GET /related/{content_type}/{slug}/franchise (#13)', () => {
         {
           reference: watch.reference,
           note: 'great',
-          created: Math.trunc(watch.created.getTime() / 1000),
-          updated: Math.trunc(watch.updated.getTime() / 1000),
+          created: seconds(watch.created),
+          updated: seconds(watch.updated),
           status: 'completed',
           rewatches: 1,
           duration: 576,
@@ -428,15 +358,15 @@ describe('GET /related/{content_type}/{slug}/franchise (#13)', () => {
           score: 9,
         },
       ]);
-      expect(sorted(Object.keys(watched[0]))).toEqual(WATCH_ENTRY_KEYS);
+      expect(sortedKeys(watched[0])).toEqual(keysOf(WATCH_ENTRY));
       expect(bySlug(body.anime, 'v-anime-2').watch).toEqual([]);
       const mangaRead = bySlug(body.manga, 'v-manga').read as Json[];
       expect(mangaRead).toEqual([
         {
           reference: read.reference,
           note: null,
-          created: Math.trunc(read.created.getTime() / 1000),
-          updated: Math.trunc(read.updated.getTime() / 1000),
+          created: seconds(read.created),
+          updated: seconds(read.updated),
           status: 'reading',
           chapters: 30,
           volumes: 3,
@@ -444,7 +374,7 @@ describe('GET /related/{content_type}/{slug}/franchise (#13)', () => {
           score: 7,
         },
       ]);
-      expect(sorted(Object.keys(mangaRead[0]))).toEqual(READ_ENTRY_KEYS);
+      expect(sortedKeys(mangaRead[0])).toEqual(keysOf(READ_ENTRY));
       expect(bySlug(body.novel, 'v-novel').read).toEqual([
         expect.objectContaining({ reference: novelRead.reference, status: 'planned' }),
       ]);
