@@ -1,4 +1,4 @@
-import { Collection, Index, ManyToMany, ManyToOne, Property, Unique } from '@mikro-orm/core';
+import { Collection, Formula, Index, ManyToMany, ManyToOne, Property, Unique } from '@mikro-orm/core';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import type { ReleaseStatus } from '../common/enums';
 import { ImageUrl, ReleaseStatusScalar, UnixTime } from '../common/scalars';
@@ -76,13 +76,24 @@ export abstract class CatalogTitle extends ReferencedEntity {
   @Property({ type: 'integer' })
   scored_by: number = 0;
 
+  /**
+   * This service's own Bayesian score (semantics §6.1), computed in SQL from the
+   * title's own figures and its content type's mean, so it is current whenever read.
+   */
   @Field(() => Float)
-  @Property({ type: 'double' })
-  native_score: number = 0;
+  @Formula((table) => `native_score(${table.alias}."native_scored_by", ${table.alias}."native_score_total", '${table.name}')`, {
+    lazy: false,
+  })
+  native_score!: number;
 
+  /** Number of list entries with a score above 0. */
   @Field(() => Int)
   @Property({ type: 'integer' })
   native_scored_by: number = 0;
+
+  /** Sum of those entries' scores. */
+  @Property({ type: 'integer' })
+  native_score_total: number = 0;
 
   @Field(() => UnixTime, { nullable: true })
   @Property({ type: 'datetime', nullable: true })

@@ -20,6 +20,7 @@ import { Comment, CommentVersion } from '../comments/comment.entity';
 import { Edit } from '../edits/edit.entity';
 import { Franchise } from '../franchises/franchise.entity';
 import { ListEntry } from '../lists/list-entry.entity';
+import { NativeScoreBaseline } from '../lists/native-score.entity';
 import { ReadEntry } from '../lists/read-entry.entity';
 import { WatchEntry } from '../lists/watch-entry.entity';
 import { JobCursor, Notification } from '../notifications/notification.entity';
@@ -69,4 +70,5 @@ export const entities = [
   Notification,
   JobCursor,
   Edit,
+  NativeScoreBaseline,
 ];
