@@ -8,6 +8,8 @@ import {
   type ValidatorFn,
 } from 'type-graphql';
 import { ArgumentError } from './common/errors/app-error';
+import { inputSpecOf } from './common/validation/input-specs';
+import { firstViolation } from './common/validation/json-schema';
 import { PageArgs } from './common/pagination/pagination';
 import { AnimeResolver } from './catalog/anime.resolver';
 import { MangaResolver } from './catalog/manga.resolver';
@@ -39,6 +41,13 @@ const authChecker: AuthChecker<RequestContext> = async ({ context }) => {
  */
 const validateArguments: ValidatorFn = async (value: unknown, type) => {
   if (typeof value !== 'object' || value === null) return;
+  const spec = inputSpecOf(type);
+  if (spec) {
+    // The REST body's own schema: both doors report the same first violation (HTTP 400).
+    const violation = firstViolation(spec, { ...value });
+    if (violation) throw new ArgumentError('body', violation.name ?? 'input');
+    return;
+  }
   const [first] = await validate(value, { forbidUnknownValues: false });
   if (first) throw new ArgumentError(type === PageArgs ? 'query' : 'body', first.property);
 };

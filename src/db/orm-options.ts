@@ -1,7 +1,12 @@
 import { type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { config } from '../config';
 import { entities } from './entities';
+
+interface PoolConnection {
+  query(sql: string, callback: (error: Error | null) => void): void;
+}
 import { migrationsList } from './migrations';
 
 export interface OrmOptionsInput {
@@ -21,7 +26,20 @@ export function ormOptions({ clientUrl, onQuery, poolMax = 10 }: OrmOptionsInput
     clientUrl,
     entities,
     extensions: [Migrator],
-    pool: { min: 0, max: poolMax },
+    pool: {
+      min: 0,
+      max: poolMax,
+      // Typo-tolerant search (`<%`, semantics §1.9) compares against this per-session threshold.
+      afterCreate: (
+        connection: PoolConnection,
+        done: (error: Error | null, connection: PoolConnection) => void,
+      ) => {
+        const threshold = config().trgmThreshold;
+        connection.query(`set pg_trgm.word_similarity_threshold = ${threshold}`, (error) =>
+          done(error, connection),
+        );
+      },
+    },
     dataloader: true,
     forceUtcTimezone: true,
     // The schema is owned by the committed migrations, never synchronised at runtime.

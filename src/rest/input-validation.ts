@@ -1,22 +1,7 @@
-import Ajv, { type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 import { validationError } from '../common/errors/app-error';
 import { PAGE_MAX, SIZE_DEFAULT, SIZE_MAX } from '../common/pagination/pagination';
-import type { JsonSchema, RestRoute, RouteInput } from './route';
-
-const ajv = new Ajv({ strict: true, allErrors: false, coerceTypes: false, useDefaults: false });
-addFormats(ajv);
-
-const compiled = new WeakMap<JsonSchema, ValidateFunction>();
-
-function validatorOf(schema: JsonSchema): ValidateFunction {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
-  return validate;
-}
+import { firstViolation, matchesSchema } from '../common/validation/json-schema';
+import type { RestRoute, RouteInput } from './route';
 
 /** `page`/`size` accept only `^[1-9][0-9]*$`, given once, within bounds (semantics §7.6). */
 function pageParameter(raw: unknown, name: 'page' | 'size', fallback: number, max: number): number {
@@ -25,10 +10,6 @@ function pageParameter(raw: unknown, name: 'page' | 'size', fallback: number, ma
     throw validationError('query', name);
   }
   return Number(raw);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -44,7 +25,7 @@ export function validateRouteInput(
 ): RouteInput {
   const path: Record<string, string> = {};
   for (const [name, schema] of Object.entries(route.params)) {
-    if (!validatorOf(schema)(params[name])) throw validationError('path', name);
+    if (!matchesSchema(schema, params[name])) throw validationError('path', name);
     path[name] = params[name];
   }
 
@@ -55,21 +36,12 @@ export function validateRouteInput(
   }
   for (const [name, schema] of Object.entries(route.query ?? {})) {
     if (query[name] === undefined) continue;
-    if (!validatorOf(schema)(query[name])) throw validationError('query', name);
+    if (!matchesSchema(schema, query[name])) throw validationError('query', name);
     checkedQuery[name] = query[name];
   }
 
   if (!route.body) return { path, query: checkedQuery, body: undefined };
-  if (!isPlainObject(body)) throw validationError('body');
-  const { properties, required = [] } = route.body;
-  for (const [name, schema] of Object.entries(properties)) {
-    if (!(name in body)) {
-      if (required.includes(name)) throw validationError('body', name);
-      continue;
-    }
-    if (!validatorOf(schema)(body[name])) throw validationError('body', name);
-  }
-  const unknown = Object.keys(body).find((key) => !(key in properties));
-  if (unknown !== undefined) throw validationError('body', unknown);
-  return { path, query: checkedQuery, body };
+  const violation = firstViolation(route.body, body);
+  if (violation) throw validationError('body', violation.name);
+  return { path, query: checkedQuery, body: body as Record<string, unknown> };
 }

@@ -1,7 +1,8 @@
 import type { AuthLevel } from '../common/auth/levels';
 
-/** A JSON Schema (the subset ajv compiles), kept loose on purpose. */
-export type JsonSchema = Record<string, unknown>;
+import type { JsonSchema, ObjectSpec } from '../common/validation/json-schema';
+
+export type { JsonSchema };
 
 export interface RouteInput {
   path: Record<string, string>;
@@ -28,7 +29,7 @@ export interface RestRoute {
   /** Query parameters besides `page` and `size`, in checking order. */
   query?: Record<string, JsonSchema>;
   /** Body fields in the contract's order; present when the route takes a JSON body. */
-  body?: { properties: Record<string, JsonSchema>; required?: readonly string[] };
+  body?: ObjectSpec;
   /** A persisted GraphQL document with one operation. */
   document: string;
   rootField: string;

@@ -1,0 +1,25 @@
+import { documentOf } from '../rest/fragments';
+import type { RestRoute } from '../rest/route';
+import { slugParam } from '../rest/schemas';
+import { CharacterFields } from './characters.fragments';
+
+export const characterRoutes: RestRoute[] = [
+  {
+    contract: 19,
+    method: 'GET',
+    path: '/novel/{slug}/characters',
+    auth: 'none',
+    params: { slug: slugParam },
+    paged: true,
+    rootField: 'novelCharacters',
+    document: documentOf(
+      `query NovelCharacters($slug: String!, $page: Int, $size: Int) {
+        novelCharacters(slug: $slug, page: $page, size: $size) {
+          pagination { total pages page }
+          list { main character { ...CharacterFields } }
+        }
+      }`,
+      CharacterFields,
+    ),
+  },
+];
