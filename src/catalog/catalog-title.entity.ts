@@ -81,9 +81,13 @@ export abstract class CatalogTitle extends ReferencedEntity {
    * title's own figures and its content type's mean, so it is current whenever read.
    */
   @Field(() => Float)
-  @Formula((table) => `native_score(${table.alias}."native_scored_by", ${table.alias}."native_score_total", '${table.name}')`, {
-    lazy: false,
-  })
+  @Formula(
+    (table) =>
+      `native_score(${table.alias}."native_scored_by", ${table.alias}."native_score_total", '${table.name}')`,
+    {
+      lazy: false,
+    },
+  )
   native_score!: number;
 
   /** Number of list entries with a score above 0. */

@@ -15,7 +15,10 @@ export function parseSort<F extends string>(entries: readonly string[]): SortEnt
  * SQL `order by` items for sort entries: `start_date desc` puts nulls last; everything
  * else keeps PostgreSQL's defaults (nulls first for desc, last for asc), as §1.10 says.
  */
-export function orderBySql<F extends string>(entries: readonly SortEntry<F>[], columnOf: (field: F) => string): string[] {
+export function orderBySql<F extends string>(
+  entries: readonly SortEntry<F>[],
+  columnOf: (field: F) => string,
+): string[] {
   return entries.map(({ field, direction }) => {
     const nulls = field === 'start_date' && direction === 'desc' ? ' nulls last' : '';
     return `${columnOf(field)} ${direction}${nulls}`;

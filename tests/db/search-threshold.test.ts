@@ -6,7 +6,9 @@ describe('database sessions', () => {
     try {
       const [row] = await orm.em
         .getConnection()
-        .execute<{ threshold: string }[]>(`select current_setting('pg_trgm.word_similarity_threshold') as threshold`);
+        .execute<{ threshold: string }[]>(
+          `select current_setting('pg_trgm.word_similarity_threshold') as threshold`,
+        );
       expect(Number(row.threshold)).toBe(0.3);
     } finally {
       await orm.close();

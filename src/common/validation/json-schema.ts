@@ -33,7 +33,8 @@ ajv.addKeyword({
     return entries.every((entry) => {
       if (typeof entry !== 'string') return false;
       const parts = entry.split(':');
-      if (parts.length !== 2 || !allowed.includes(parts[0]) || !['asc', 'desc'].includes(parts[1])) return false;
+      if (parts.length !== 2 || !allowed.includes(parts[0]) || !['asc', 'desc'].includes(parts[1]))
+        return false;
       if (seen.has(parts[0])) return false;
       seen.add(parts[0]);
       return true;
