@@ -17,6 +17,7 @@ import { NovelResolver } from './catalog/novel.resolver';
 import { CharactersResolver } from './characters/characters.resolver';
 import type { RequestContext } from './context';
 import { FranchiseResolver } from './franchises/franchise.resolver';
+import { ReadEntryResolver, WatchEntryResolver } from './lists/list-entry.resolver';
 import { CreditResolver } from './people/credit.resolver';
 
 /** Every domain's resolvers; a domain adds its own here. */
@@ -27,6 +28,8 @@ const resolvers: NonEmptyArray<ClassType> = [
   CreditResolver,
   CharactersResolver,
   FranchiseResolver,
+  WatchEntryResolver,
+  ReadEntryResolver,
 ];
 
 /** `@Authorized()` means required authentication; the session throws the catalog's errors. */
