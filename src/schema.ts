@@ -14,11 +14,21 @@ import { PageArgs } from './common/pagination/pagination';
 import { AnimeResolver } from './catalog/anime.resolver';
 import { MangaResolver } from './catalog/manga.resolver';
 import { NovelResolver } from './catalog/novel.resolver';
+import { EditTodoResolver } from './catalog/edit-todo.resolver';
+import { ScheduleResolver } from './catalog/schedule.resolver';
 import { CharactersResolver } from './characters/characters.resolver';
+import { CharacterNovelsResolver } from './characters/character-novels.resolver';
 import type { RequestContext } from './context';
 import { FranchiseResolver } from './franchises/franchise.resolver';
 import { ReadEntryResolver, WatchEntryResolver } from './lists/list-entry.resolver';
+import { RandomReadResolver } from './lists/random-read.resolver';
+import { ReadResolver } from './lists/read.resolver';
+import { WatchResolver } from './lists/watch.resolver';
 import { CreditResolver } from './people/credit.resolver';
+import { PersonMangaResolver } from './people/person-manga.resolver';
+import { CatalogListResolver } from './catalog/catalog-list.resolver';
+import { NovelSearchResolver } from './catalog/novel-search.resolver';
+import { WatchListResolver } from './lists/watch-list.resolver';
 
 /** Every domain's resolvers; a domain adds its own here. */
 const resolvers: NonEmptyArray<ClassType> = [
@@ -30,6 +40,16 @@ const resolvers: NonEmptyArray<ClassType> = [
   FranchiseResolver,
   WatchEntryResolver,
   ReadEntryResolver,
+  WatchResolver,
+  ReadResolver,
+  ScheduleResolver,
+  EditTodoResolver,
+  PersonMangaResolver,
+  CharacterNovelsResolver,
+  RandomReadResolver,
+  NovelSearchResolver,
+  CatalogListResolver,
+  WatchListResolver,
 ];
 
 /** `@Authorized()` means required authentication; the session throws the catalog's errors. */

@@ -5,6 +5,8 @@ import { User } from '../accounts/user.entity';
 import { Anime } from '../catalog/anime.entity';
 import { generateDemoCatalog, SeededRandom } from './demo-catalog';
 import { importCatalog } from './importer';
+import { seedListEntries } from '../lists/list-seeding';
+import { WatchEntry } from '../lists/watch-entry.entity';
 
 export const DEMO_PASSWORD = 'demo-password';
 export const DEMO_ACCOUNTS = ['demo_user', 'demo_moderator', 'demo_admin'] as const;
@@ -45,7 +47,22 @@ export async function seedDemoData(orm: MikroORM, log: Logger, options: DemoData
   // One hash for every demo account: hashing thousands of passwords would dominate the load time.
   const users = demoUsers(new SeededRandom(seed + 1), scale, await hashPassword(DEMO_PASSWORD));
   const report = await importCatalog(orm, { ...catalog, users });
-  log.info({ report }, 'demo data loaded');
+  log.info({ report }, 'demo catalog and accounts loaded');
+  await seedCommunity(orm, log, new SeededRandom(seed + 2), scale);
+}
+
+/**
+ * Community data, created through each domain's own services so that every rule and
+ * derived value holds. Added only once: a database that has list entries keeps its own.
+ */
+async function seedCommunity(orm: MikroORM, log: Logger, random: SeededRandom, scale: number): Promise<void> {
+  const em = orm.em.fork();
+  if ((await em.count(WatchEntry, {})) > 0) return;
+  const lists = await seedListEntries(em, random, {
+    watch: Math.round(25 * scale),
+    read: Math.round(15 * scale),
+  });
+  log.info({ lists }, 'demo list entries loaded');
 }
 
 /** `npm start` on an empty database loads the demo data (unless DEMO_DATA=off). */

@@ -1,6 +1,14 @@
 import { catalogRoutes } from '../catalog/catalog.routes';
+import { editTodoRoutes } from '../catalog/edit-todo.routes';
+import { scheduleRoutes } from '../catalog/schedule.routes';
+import { characterNovelRoutes } from '../characters/character-novels.routes';
 import { characterRoutes } from '../characters/characters.routes';
 import { franchiseRoutes } from '../franchises/franchise.routes';
+import { listRoutes } from '../lists/lists.routes';
+import { randomReadRoutes } from '../lists/random-read.routes';
+import { peopleRoutes } from '../people/people.routes';
+import { searchRoutes } from '../catalog/search.routes';
+import { watchListRoutes } from '../lists/watch-list.routes';
 import type { RestRoute } from './route';
 
 /**
@@ -8,4 +16,16 @@ import type { RestRoute } from './route';
  * ones. Each domain declares its rows next to its resolvers; each row runs the
  * GraphQL operation a frontend would send and answers `data[rootField]`.
  */
-export const restRoutes: readonly RestRoute[] = [...catalogRoutes, ...characterRoutes, ...franchiseRoutes];
+export const restRoutes: readonly RestRoute[] = [
+  ...catalogRoutes,
+  ...characterRoutes,
+  ...franchiseRoutes,
+  ...listRoutes,
+  ...scheduleRoutes,
+  ...editTodoRoutes,
+  ...peopleRoutes,
+  ...characterNovelRoutes,
+  ...randomReadRoutes,
+  ...searchRoutes,
+  ...watchListRoutes,
+];

@@ -75,6 +75,41 @@ describe('demo data', () => {
       expect(await verifyPassword(DEMO_PASSWORD, admin.password_hash)).toBe(true);
     });
 
+    it('has watch and read lists of every status, within the list rules', async () => {
+      expect(await count(orm, `from (select distinct status from watch_entry) s`)).toBe(5);
+      expect(await count(orm, `from (select distinct status from read_entry) s`)).toBe(5);
+      expect(
+        await count(
+          orm,
+          `from watch_entry w join anime a on a.reference = w.anime_reference
+            where w.episodes > a.episodes_total
+               or w.duration <> coalesce(a.duration, 0) * (w.episodes + coalesce(a.episodes_total, 0) * w.rewatches)`,
+        ),
+      ).toBe(0);
+      expect(
+        await count(
+          orm,
+          `from "user" u where exists (select 1 from watch_entry w where w.user_reference = u.reference) and u.lists_updated is null`,
+        ),
+      ).toBe(0);
+    });
+
+    it('keeps native score figures equal to the list scores', async () => {
+      expect(
+        await count(
+          orm,
+          `from anime a left join (select anime_reference, count(*) as v, sum(score) as t from watch_entry
+             where score > 0 group by anime_reference) s on s.anime_reference = a.reference
+            where a.native_scored_by <> coalesce(s.v, 0) or a.native_score_total <> coalesce(s.t, 0)`,
+        ),
+      ).toBe(0);
+      const [baseline] = await orm.em.getConnection().execute<{ matches: boolean }[]>(
+        `select b.count = (select count(*) from read_entry where score > 0 and manga_reference is not null) as matches
+           from native_score_baseline b where b.content_type = 'manga'`,
+      );
+      expect(baseline.matches).toBe(true);
+    });
+
     it('is not loaded again into a database that has data', async () => {
       const before = await count(orm, 'from anime');
       await seedDemoDataIfEmpty(orm, silent);

@@ -9,6 +9,11 @@ export type JsonSchema = Record<string, unknown>;
 export interface ObjectSpec {
   properties: Record<string, JsonSchema>;
   required?: readonly string[];
+  /**
+   * Rules over several fields (for example `x-ordered-fields`), checked on the whole
+   * object after every field and unknown key; a violation names no field (§1.1.1).
+   */
+  whole?: JsonSchema;
 }
 
 const SEASON_ORDER = new Map<string, number>(SEASONS.map((season, index) => [season, index]));
@@ -58,6 +63,17 @@ ajv.addKeyword({
     pair.length !== 2 || !Array.isArray(pair[0]) || seasonKey(pair[0]) <= seasonKey(pair[1]),
 });
 
+ajv.addKeyword({
+  keyword: 'x-ordered-fields',
+  type: 'object',
+  schemaType: 'array',
+  // `[earlier, later]` field names: when both hold numbers, the first may not exceed the second.
+  validate: ([earlier, later]: string[], object: Record<string, unknown>) => {
+    const [first, second] = [object[earlier], object[later]];
+    return typeof first !== 'number' || typeof second !== 'number' || first <= second;
+  },
+});
+
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 /** Whether `value` satisfies `schema` (compiled once per schema object). */
@@ -94,5 +110,6 @@ export function firstViolation(spec: ObjectSpec, value: unknown): Violation | nu
     if (!matchesSchema(schema, value[name])) return { name };
   }
   const unknown = Object.keys(value).find((key) => !(key in properties));
-  return unknown === undefined ? null : { name: unknown };
+  if (unknown !== undefined) return { name: unknown };
+  return spec.whole && !matchesSchema(spec.whole, value) ? {} : null;
 }

@@ -39,3 +39,80 @@ export const nullableText = (minLength: number, maxLength: number): JsonSchema =
   minLength,
   maxLength,
 });
+
+/**
+ * A year of at least `minimum`, as a JSON integer or as a decimal string without
+ * leading zeros ("2024"), for the one field where the spec allows both (#2).
+ */
+export const yearOrNumericString = (minimum: number): JsonSchema => ({
+  anyOf: [
+    { type: 'integer', minimum },
+    { type: 'string', pattern: decimalAtLeast(minimum) },
+  ],
+});
+
+/** A regular expression matching the decimal strings (no sign, no leading zero) of integers ≥ `minimum`. */
+function decimalAtLeast(minimum: number): string {
+  const digits = String(minimum);
+  const longer = `[1-9][0-9]{${digits.length},}`;
+  // Same length as `minimum`: equal up to position i, then a larger digit, then anything.
+  const sameLength = [...digits].map((digit, i) => {
+    if (digit === '9') return null;
+    const rest = digits.length - i - 1;
+    const tail = rest === 0 ? '' : rest === 1 ? '[0-9]' : `[0-9]{${rest}}`;
+    return `${digits.slice(0, i)}[${Number(digit) + 1}-9]${tail}`;
+  });
+  return `^(${[digits, ...sameLength.filter((part) => part !== null), longer].join('|')})$`;
+}
+
+/**
+ * `null`, `[]` (both impose nothing) or `[season, year]` with a year of at least
+ * `minimumYear` (#2 `airing_season`); any other length, order or type is invalid.
+ */
+export const nullableSeasonYear = (seasons: readonly string[], minimumYear: number): JsonSchema => ({
+  anyOf: [
+    { type: 'null' },
+    { type: 'array', maxItems: 0 },
+    {
+      type: 'array',
+      minItems: 2,
+      items: [enumValue(seasons), yearOrNumericString(minimumYear)],
+      additionalItems: false,
+    },
+  ],
+});
+
+/** An enumeration value or null. */
+export const nullableEnumValue = (values: readonly string[]): JsonSchema => ({
+  type: ['string', 'null'],
+  enum: [...values, null],
+});
+
+/** `[min, max]` as `rangePair`, where null and `[]` also mean "no bounds" (#3 `years`). */
+export const optionalRangePair = (minimum: number): JsonSchema => ({
+  anyOf: [{ type: 'null' }, { type: 'array', maxItems: 0 }, rangePair(minimum)],
+});
+
+/**
+ * Anime `years` (#21): `[]`, `[y0, y1]` (integers > 0 or nulls, y0 ≤ y1) or two
+ * `[season, year]` pairs, the first not later than the second; the forms do not mix.
+ */
+export const yearsOrSeasonPairs = (seasons: readonly string[]): JsonSchema => ({
+  anyOf: [
+    { type: 'array', maxItems: 0 },
+    rangePair(1),
+    {
+      type: 'array',
+      minItems: 2,
+      maxItems: 2,
+      items: {
+        type: 'array',
+        minItems: 2,
+        maxItems: 2,
+        items: [enumValue(seasons), { type: 'integer', minimum: 1 }],
+        additionalItems: false,
+      },
+      'x-ordered-seasons': true,
+    },
+  ],
+});

@@ -1,0 +1,38 @@
+import { TITLE_CONTENT_TYPES } from '../common/enums';
+import { documentOf } from '../rest/fragments';
+import type { RestRoute } from '../rest/route';
+import { oneOf } from '../rest/schemas';
+import { AnimeWithWatch, MangaWithRead, NovelWithRead } from './catalog.fragments';
+import { EDIT_TODO_TYPES } from './edit-todo.service';
+import { fragmentOn } from './edit-todo.types';
+
+const AnimeItemWithWatch = fragmentOn(AnimeWithWatch, 'AnimeItemWithWatch', 'AnimeItem');
+const MangaItemWithRead = fragmentOn(MangaWithRead, 'MangaItemWithRead', 'MangaItem');
+const NovelItemWithRead = fragmentOn(NovelWithRead, 'NovelItemWithRead', 'NovelItem');
+
+export const editTodoRoutes: RestRoute[] = [
+  {
+    contract: 6,
+    method: 'GET',
+    path: '/edit/todo/{content_type}/{todo_type}',
+    auth: 'optional',
+    params: { content_type: oneOf(TITLE_CONTENT_TYPES), todo_type: oneOf(EDIT_TODO_TYPES) },
+    paged: true,
+    rootField: 'editTodo',
+    document: documentOf(
+      `query EditTodo($content_type: TitleContentType!, $todo_type: EditTodoType!, $page: Int, $size: Int) {
+        editTodo(content_type: $content_type, todo_type: $todo_type, page: $page, size: $size) {
+          pagination { total pages page }
+          list {
+            ... on AnimeItem { ...AnimeItemWithWatch }
+            ... on MangaItem { ...MangaItemWithRead }
+            ... on NovelItem { ...NovelItemWithRead }
+          }
+        }
+      }`,
+      AnimeItemWithWatch,
+      MangaItemWithRead,
+      NovelItemWithRead,
+    ),
+  },
+];

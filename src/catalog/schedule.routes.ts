@@ -1,0 +1,29 @@
+import { documentOf } from '../rest/fragments';
+import type { RestRoute } from '../rest/route';
+import { AnimeWithWatch } from './catalog.fragments';
+import { SCHEDULE_BODY } from './schedule.resolver';
+
+export const scheduleRoutes: RestRoute[] = [
+  {
+    contract: 2,
+    method: 'POST',
+    path: '/schedule/anime',
+    auth: 'optional',
+    params: {},
+    paged: true,
+    body: SCHEDULE_BODY,
+    rootField: 'animeSchedule',
+    document: documentOf(
+      `query AnimeSchedule($page: Int, $size: Int, $input: AnimeScheduleInput!) {
+        animeSchedule(page: $page, size: $size, input: $input) {
+          pagination { total pages page }
+          list {
+            anime { ...AnimeWithWatch synopsis_en synopsis_ua }
+            time_left airing_at episode
+          }
+        }
+      }`,
+      AnimeWithWatch,
+    ),
+  },
+];

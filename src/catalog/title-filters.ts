@@ -1,0 +1,348 @@
+import { SEASONS, type Season, type TitleContentType } from '../common/enums';
+import { orderBySql, parseSort } from '../common/sorting';
+
+/**
+ * The one SQL builder for catalog title filters, search and sorts (semantics §1.9,
+ * §1.10), shared by #3 novel search, #21 watch lists and the GraphQL catalog lists.
+ * Every function takes the SQL alias of the title table, so a caller may join the
+ * titles to something else (#21 joins them to watch entries).
+ */
+
+/** A piece of SQL with `?` placeholders and their values, in order. */
+export interface SqlFragment {
+  sql: string;
+  params: unknown[];
+}
+
+export const sql = (text: string, ...params: unknown[]): SqlFragment => ({ sql: text, params });
+
+/** The fragments joined by `separator`, each in parentheses; no fragment at all is `true`. */
+export function joinSql(fragments: readonly SqlFragment[], separator = ' and '): SqlFragment {
+  if (fragments.length === 0) return sql('true');
+  return {
+    sql: fragments.map((f) => `(${f.sql})`).join(separator),
+    params: fragments.flatMap((f) => f.params),
+  };
+}
+
+/** `[min, max]`, null meaning an open bound. */
+export type Bounds = readonly [number | null, number | null];
+export type SeasonPair = readonly [Season, number];
+
+/** `years` as given: integer bounds, or two `[season, year]` pairs (anime only). */
+export type YearsFilter =
+  | { form: 'years'; from: number | null; to: number | null }
+  | { form: 'seasons'; from: SeasonPair; to: SeasonPair };
+
+/** A validated `years` value: null and `[]` mean no bounds (semantics §2 #3, #21). */
+export function yearsFilter(years: readonly unknown[] | null | undefined): YearsFilter {
+  if (!years || years.length === 0) return { form: 'years', from: null, to: null };
+  const [from, to] = years;
+  if (Array.isArray(from)) {
+    return { form: 'seasons', from: from as unknown as SeasonPair, to: to as SeasonPair };
+  }
+  return { form: 'years', from: from as number | null, to: to as number | null };
+}
+
+/** Validated filter values; absent or empty filters impose nothing. */
+export interface TitleFilters {
+  years?: YearsFilter;
+  /** Anime: with integer years, also match anime that aired in a listed season of those years. */
+  include_multiseason?: boolean;
+  media_type?: readonly string[];
+  status?: readonly string[];
+  rating?: readonly string[];
+  source?: readonly string[];
+  season?: readonly string[];
+  only_translated?: boolean;
+  score?: Bounds;
+  native_score?: Bounds;
+  /** Slugs; the title has any of them (manga and novels). */
+  magazines?: readonly string[];
+  /** Slugs, `-slug` for an exclusion. */
+  genres?: readonly string[];
+  /** Company slugs; the anime has any of them in that role. */
+  producers?: readonly string[];
+  studios?: readonly string[];
+  query?: string | null;
+  /** Hide titles with an explicit genre (ecchi, erotica, hentai). */
+  hide_nsfw?: boolean;
+}
+
+/** Genres whose titles the NSFW auto-hide removes (semantics §1.9). */
+export const NSFW_GENRES = ['ecchi', 'erotica', 'hentai'] as const;
+
+/** `genres` entries split into required and excluded slugs, `-` prefixes removed, each once. */
+export function splitGenres(genres: readonly string[] = []): { include: string[]; exclude: string[] } {
+  const include = new Set<string>();
+  const exclude = new Set<string>();
+  for (const entry of genres) {
+    if (entry.startsWith('-')) exclude.add(entry.slice(1));
+    else include.add(entry);
+  }
+  return { include: [...include], exclude: [...exclude] };
+}
+
+/** Tables and searchable columns of each title kind. */
+const KINDS = {
+  anime: { genres: 'anime_genres', magazines: null, titles: ['title_ua', 'title_en', 'title_ja'] },
+  manga: {
+    genres: 'manga_genres',
+    magazines: 'manga_magazines',
+    titles: ['title_ua', 'title_en', 'title_original'],
+  },
+  novel: {
+    genres: 'novel_genres',
+    magazines: 'novel_magazines',
+    titles: ['title_ua', 'title_en', 'title_original'],
+  },
+} as const;
+
+/** The title's native score (semantics §6.1), current when read. */
+export const nativeScoreSql = (kind: TitleContentType, t: string): string =>
+  `native_score(${t}.native_scored_by, ${t}.native_score_total, '${kind}')`;
+
+function boundsConditions(column: string, bounds: Bounds | undefined): SqlFragment[] {
+  const [min, max] = bounds ?? [null, null];
+  return [
+    ...(min === null ? [] : [sql(`${column} >= ?`, min)]),
+    ...(max === null ? [] : [sql(`${column} <= ?`, max)]),
+  ];
+}
+
+const listed = (column: string, values: readonly string[] | undefined): SqlFragment[] =>
+  values && values.length > 0 ? [sql(`${column} in (?)`, [...values])] : [];
+
+/** Genres of the title among `slugs`, as a subquery body. */
+function genresAmong(kind: TitleContentType, t: string, slugs: readonly string[]): SqlFragment {
+  return sql(
+    `from ${KINDS[kind].genres} tg join genre g on g.reference = tg.genre_reference
+      where tg.${kind}_reference = ${t}.reference and g.slug in (?)`,
+    [...slugs],
+  );
+}
+
+function genreConditions(kind: TitleContentType, t: string, filters: TitleFilters): SqlFragment[] {
+  const { include, exclude } = splitGenres(filters.genres);
+  const out: SqlFragment[] = [];
+  if (include.length > 0) {
+    const among = genresAmong(kind, t, include);
+    // (title, genre) pairs are unique and so are slugs: counting finds every listed genre.
+    out.push(sql(`(select count(*) ${among.sql}) = ?`, ...among.params, include.length));
+  }
+  if (exclude.length > 0) {
+    const among = genresAmong(kind, t, exclude);
+    out.push(sql(`not exists (select 1 ${among.sql})`, ...among.params));
+  }
+  if (filters.hide_nsfw) {
+    const among = genresAmong(kind, t, NSFW_GENRES);
+    out.push(sql(`not exists (select 1 ${among.sql})`, ...among.params));
+  }
+  return out;
+}
+
+function magazineConditions(kind: TitleContentType, t: string, slugs: readonly string[] = []): SqlFragment[] {
+  const table = KINDS[kind].magazines;
+  if (!table || slugs.length === 0) return [];
+  return [
+    sql(
+      `exists (select 1 from ${table} tm join magazine m on m.reference = tm.magazine_reference
+        where tm.${kind}_reference = ${t}.reference and m.slug in (?))`,
+      [...slugs],
+    ),
+  ];
+}
+
+function companyConditions(
+  t: string,
+  role: 'producer' | 'studio',
+  slugs: readonly string[] = [],
+): SqlFragment[] {
+  if (slugs.length === 0) return [];
+  return [
+    sql(
+      `exists (select 1 from anime_company ac join company c on c.reference = ac.company_reference
+        where ac.anime_reference = ${t}.reference and ac.role = ? and c.slug in (?))`,
+      role,
+      [...slugs],
+    ),
+  ];
+}
+
+/** `year ≥ from`, `year ≤ to` for integer bounds (manga and novels). */
+function yearConditions(t: string, years: YearsFilter | undefined): SqlFragment[] {
+  if (!years || years.form !== 'years') return [];
+  return boundsConditions(`${t}.year`, [years.from, years.to]);
+}
+
+const seasonIndex = (season: Season): number => SEASONS.indexOf(season);
+
+/**
+ * The anime aired (§6.5, SQL `anime_aired_in`) in one of `seasons` of a year between
+ * `from` and `to` whose `year * 4 + season index` lies in `[keys.first, keys.last]`.
+ * Candidate years are limited to the anime's own airing years, so wide bounds cost nothing.
+ */
+function airedIn(
+  t: string,
+  years: { from: number; to: number },
+  seasons: readonly Season[],
+  keys: { first: number; last: number },
+): SqlFragment {
+  const startYear = `extract(year from ${t}.start_date at time zone 'UTC')::int`;
+  const lastYear = `extract(year from coalesce(${t}.end_date, now()) at time zone 'UTC')::int`;
+  return sql(
+    `${t}.start_date is not null and exists (
+      select 1 from generate_series(greatest(?, ${startYear}), least(?, ${lastYear})) as y(year)
+        cross join unnest(array[?]::text[]) as s(season)
+      where y.year * 4 + array_position(array[?]::text[], s.season) - 1 between ? and ?
+        and anime_aired_in(${t}.start_date, ${t}.end_date, s.season, y.year::int))`,
+    years.from,
+    years.to,
+    [...seasons],
+    [...SEASONS],
+    keys.first,
+    keys.last,
+  );
+}
+
+/**
+ * Anime years and seasons (semantics §1.9): the season conditions (AND) or the airing
+ * conditions (OR), whichever exist, joined by OR when both do. With pairs the season
+ * conditions hold only the `season` list: "year ≥ y0 if y0 is an integer" does not apply.
+ */
+function animeSeasonCondition(t: string, filters: TitleFilters): SqlFragment[] {
+  const years = filters.years ?? { form: 'years', from: null, to: null };
+  const seasons = (filters.season ?? []) as readonly Season[];
+  const seasonConditions = [...yearConditions(t, years), ...listed(`${t}.season`, seasons)];
+  let airing: SqlFragment | undefined;
+  if (years.form === 'seasons') {
+    const [fromSeason, fromYear] = years.from;
+    const [toSeason, toYear] = years.to;
+    airing = airedIn(t, { from: fromYear, to: toYear }, SEASONS, {
+      first: fromYear * 4 + seasonIndex(fromSeason),
+      last: toYear * 4 + seasonIndex(toSeason),
+    });
+  } else if (
+    years.from !== null &&
+    years.to !== null &&
+    filters.include_multiseason === true &&
+    seasons.length > 0
+  ) {
+    airing = airedIn(t, { from: years.from, to: years.to }, seasons, {
+      first: years.from * 4,
+      last: years.to * 4 + 3,
+    });
+  }
+  if (!airing) return seasonConditions;
+  if (seasonConditions.length === 0) return [airing];
+  return [joinSql([joinSql(seasonConditions), airing], ' or ')];
+}
+
+/** `\`, `%` and `_` taken literally by LIKE. */
+const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The searchable texts of a title: its titles, lower-cased as the trigram indexes are. */
+const searchTitles = (kind: TitleContentType, t: string): string[] =>
+  KINDS[kind].titles.map((column) => `lower(${t}.${column})`);
+
+/**
+ * Text query (semantics §1.9): the query is a substring of a title or synonym, or its
+ * trigram word similarity with one reaches `pg_trgm.word_similarity_threshold` (set per
+ * session). Each test on the joined synonyms is indexed and checked per synonym.
+ */
+function queryCondition(kind: TitleContentType, t: string, query: string): SqlFragment {
+  const pattern = `'%' || lower(?) || '%'`;
+  const like = likeLiteral(query);
+  const synonymsText = `lower(catalog_synonyms_text(${t}.synonyms))`;
+  const anySynonym = (test: string) => `exists (select 1 from unnest(${t}.synonyms) as syn(v) where ${test})`;
+  const titles = searchTitles(kind, t);
+  return joinSql(
+    [
+      ...titles.map((text) => sql(`${text} like ${pattern}`, like)),
+      sql(`${synonymsText} like ${pattern} and ${anySynonym(`lower(syn.v) like ${pattern}`)}`, like, like),
+      ...titles.map((text) => sql(`lower(?) <% ${text}`, query)),
+      sql(`lower(?) <% ${synonymsText} and ${anySynonym(`lower(?) <% lower(syn.v)`)}`, query, query),
+    ],
+    ' or ',
+  );
+}
+
+/** Match rank of a text query: the best word similarity over the texts, 1 for a substring. */
+export function searchRankSql(kind: TitleContentType, t: string, query: string): SqlFragment {
+  const like = likeLiteral(query);
+  const score = (text: string) =>
+    sql(
+      `case when ${text} like '%' || lower(?) || '%' then 1 else word_similarity(lower(?), ${text}) end`,
+      like,
+      query,
+    );
+  const titles = searchTitles(kind, t).map(score);
+  const synonym = score('lower(syn.v)');
+  const parts = [
+    ...titles,
+    sql(`(select max(${synonym.sql}) from unnest(${t}.synonyms) as syn(v))`, ...synonym.params),
+  ];
+  return sql(`greatest(${parts.map((p) => p.sql).join(', ')})`, ...parts.flatMap((p) => p.params));
+}
+
+/** Every filter condition for titles of `kind` under alias `t`; deleted titles never match. */
+export function titleConditions(kind: TitleContentType, t: string, filters: TitleFilters): SqlFragment[] {
+  return [
+    sql(`not ${t}.deleted`),
+    ...(kind === 'anime' ? animeSeasonCondition(t, filters) : yearConditions(t, filters.years)),
+    ...listed(`${t}.media_type`, filters.media_type),
+    ...listed(`${t}.status`, filters.status),
+    ...(kind === 'anime' ? listed(`${t}.rating`, filters.rating) : []),
+    ...(kind === 'anime' ? listed(`${t}.source`, filters.source) : []),
+    ...(filters.only_translated ? [sql(`${t}.translated_ua`)] : []),
+    ...boundsConditions(`${t}.score`, filters.score),
+    ...boundsConditions(nativeScoreSql(kind, t), filters.native_score),
+    ...magazineConditions(kind, t, filters.magazines),
+    ...genreConditions(kind, t, filters),
+    ...(kind === 'anime' ? companyConditions(t, 'producer', filters.producers) : []),
+    ...(kind === 'anime' ? companyConditions(t, 'studio', filters.studios) : []),
+    ...(filters.query ? [queryCondition(kind, t, filters.query)] : []),
+  ];
+}
+
+/** Sort fields every catalog list offers (#3's allowlist, semantics §1.10). */
+export const TITLE_SORT_FIELDS = [
+  'native_scored_by',
+  'native_score',
+  'media_type',
+  'start_date',
+  'scored_by',
+  'created',
+  'updated',
+  'score',
+] as const;
+export type TitleSortField = (typeof TITLE_SORT_FIELDS)[number];
+
+/** The SQL of a title sort field; text sorts use the "C" collation (semantics §7.16). */
+export function titleSortColumn(kind: TitleContentType, t: string, field: TitleSortField): string {
+  if (field === 'native_score') return nativeScoreSql(kind, t);
+  if (field === 'media_type') return `${t}.media_type collate "C"`;
+  return `${t}.${field}`;
+}
+
+export const DEFAULT_TITLE_SORT = ['score:desc', 'scored_by:desc'] as const;
+
+/**
+ * The order of a title list (#3 and the catalog lists): with a query and no `sort`,
+ * match rank desc; otherwise the sort entries (by default score and scored_by desc);
+ * always ending with reference desc so that the order is total.
+ */
+export function titleOrder(
+  kind: TitleContentType,
+  t: string,
+  sort: readonly string[] | undefined,
+  query: string | null | undefined,
+): SqlFragment {
+  const tieBreak = `${t}.reference desc`;
+  if (sort === undefined && query) {
+    const rank = searchRankSql(kind, t, query);
+    return sql(`${rank.sql} desc, ${tieBreak}`, ...rank.params);
+  }
+  const entries = parseSort<TitleSortField>(sort ?? DEFAULT_TITLE_SORT);
+  return sql([...orderBySql(entries, (field) => titleSortColumn(kind, t, field)), tieBreak].join(', '));
+}

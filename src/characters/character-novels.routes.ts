@@ -1,0 +1,25 @@
+import { NovelWithRead } from '../catalog/catalog.fragments';
+import { documentOf } from '../rest/fragments';
+import type { RestRoute } from '../rest/route';
+import { slugParam } from '../rest/schemas';
+
+export const characterNovelRoutes: RestRoute[] = [
+  {
+    contract: 8,
+    method: 'GET',
+    path: '/characters/{slug}/novel',
+    auth: 'optional',
+    params: { slug: slugParam },
+    paged: true,
+    rootField: 'characterNovels',
+    document: documentOf(
+      `query CharacterNovels($slug: String!, $page: Int, $size: Int) {
+        characterNovels(slug: $slug, page: $page, size: $size) {
+          pagination { total pages page }
+          list { main novel { ...NovelWithRead } }
+        }
+      }`,
+      NovelWithRead,
+    ),
+  },
+];

@@ -1,0 +1,82 @@
+import { Reference } from '@mikro-orm/core';
+import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { ReadItem } from '../catalog/edit-todo.types';
+import type { Manga } from '../catalog/manga.entity';
+import type { Novel } from '../catalog/novel.entity';
+import type { ReadContentType } from '../common/enums';
+import { UnixTime } from '../common/scalars';
+import type { RequestContext } from '../context';
+import { ReadEntry } from './read-entry.entity';
+import { deleteReadEntry, getReadEntry, saveReadEntry } from './read.service';
+import { ReadContentTypeScalar, ReadEntryInput } from './read.types';
+import { DeleteResult } from './watch.types';
+
+/**
+ * The caller's read entries (§3.4). `@Authorized()` authenticates before the input
+ * is checked, as the REST door does; scopes are checked after the look-ups.
+ */
+@Resolver(() => ReadEntry)
+export class ReadResolver {
+  @Authorized()
+  @Mutation(() => ReadEntry, {
+    description:
+      "PUT /read/{content_type}/{slug}: creates or replaces the caller's entry (scope update:readlist).",
+  })
+  async saveReadEntry(
+    @Arg('content_type', () => ReadContentTypeScalar) contentType: ReadContentType,
+    @Arg('slug', () => String) slug: string,
+    @Arg('input', () => ReadEntryInput) input: ReadEntryInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ReadEntry> {
+    return saveReadEntry(ctx.em, await ctx.auth.required(), contentType, slug, input);
+  }
+
+  @Authorized()
+  @Query(() => ReadEntry, {
+    description: "GET /read/{content_type}/{slug}: the caller's entry for the title (scope read:readlist).",
+  })
+  async readEntry(
+    @Arg('content_type', () => ReadContentTypeScalar) contentType: ReadContentType,
+    @Arg('slug', () => String) slug: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ReadEntry> {
+    return getReadEntry(ctx.em, await ctx.auth.required(), contentType, slug);
+  }
+
+  @Authorized()
+  @Mutation(() => DeleteResult, {
+    description: "DELETE /read/{content_type}/{slug}: removes the caller's entry (scope update:readlist).",
+  })
+  async deleteReadEntry(
+    @Arg('content_type', () => ReadContentTypeScalar) contentType: ReadContentType,
+    @Arg('slug', () => String) slug: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<DeleteResult> {
+    await deleteReadEntry(ctx.em, await ctx.auth.required(), contentType, slug);
+    return new DeleteResult();
+  }
+
+  /**
+   * The entry's manga or novel as a summary item. `content` (Manga | Novel) cannot
+   * carry both summaries in one selection, because graphql-js refuses `media_type`
+   * typed by two scalars under one key; the REST documents select this field under
+   * the alias `content`.
+   */
+  @FieldResolver(() => ReadItem, { description: 'The manga or novel of the entry, as a summary item.' })
+  async title(@Root() entry: ReadEntry): Promise<Manga | Novel> {
+    if (entry.manga) return Reference.create(entry.manga).loadOrFail();
+    if (entry.novel) return Reference.create(entry.novel).loadOrFail();
+    throw new Error(`read entry ${entry.reference} has no title`);
+  }
+
+  // GraphQL-only extras (semantics §0.3): the contract's ReadEntry has no dates.
+  @FieldResolver(() => UnixTime, { nullable: true })
+  start_date(@Root() entry: ReadEntry): Date | null {
+    return entry.start_date;
+  }
+
+  @FieldResolver(() => UnixTime, { nullable: true })
+  end_date(@Root() entry: ReadEntry): Date | null {
+    return entry.end_date;
+  }
+}

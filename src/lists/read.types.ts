@@ -1,0 +1,62 @@
+import { Field, Float, InputType, Int } from 'type-graphql';
+import { READ_CONTENT_TYPES, READ_STATUSES, type ReadStatus } from '../common/enums';
+import { ReadStatusScalar } from '../common/scalars';
+import { enumScalar } from '../common/scalars/enum.scalar';
+import { registerInputSpec } from '../common/validation/input-specs';
+import type { ObjectSpec } from '../common/validation/json-schema';
+import { enumValue } from '../common/validation/schemas';
+import { countField, datesInOrder, inputTimeField, noteField, scoreField } from './watch.types';
+
+/** `manga` or `novel`: the titles a read entry can be about. */
+export const ReadContentTypeScalar = enumScalar('ReadContentType', READ_CONTENT_TYPES);
+
+/**
+ * PUT /read/{content_type}/{slug} body, fields in the spec's order (§3.4). Chapter and
+ * volume totals are not checked; the date rules are those of watch entries.
+ */
+export const READ_ENTRY_BODY: ObjectSpec = {
+  properties: {
+    status: enumValue(READ_STATUSES),
+    note: noteField,
+    chapters: countField(10000),
+    volumes: countField(10000),
+    rereads: countField(100),
+    score: scoreField,
+    start_date: inputTimeField,
+    end_date: inputTimeField,
+  },
+  required: ['status'],
+  whole: datesInOrder,
+};
+
+/** The body of a read entry write; the registered JSON Schema carries the rules (see WatchEntryInput). */
+@InputType({
+  description:
+    'A read entry as saved: omitted fields take their defaults, omitted dates keep the stored ones (§3.4).',
+})
+export class ReadEntryInput {
+  @Field(() => ReadStatusScalar)
+  status!: ReadStatus;
+
+  @Field(() => String, { nullable: true })
+  note?: string | null;
+
+  @Field(() => Int, { nullable: true, description: '0..10000, default 0.' })
+  chapters?: number;
+
+  @Field(() => Int, { nullable: true, description: '0..10000, default 0.' })
+  volumes?: number;
+
+  @Field(() => Int, { nullable: true, description: '0..100, default 0.' })
+  rereads?: number;
+
+  @Field(() => Int, { nullable: true, description: '0..10, default 0 (unscored).' })
+  score?: number;
+
+  @Field(() => Float, { nullable: true, description: 'Unix seconds; omitted keeps the stored date.' })
+  start_date?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Unix seconds; omitted keeps the stored date.' })
+  end_date?: number | null;
+}
+registerInputSpec(ReadEntryInput, READ_ENTRY_BODY);

@@ -1,0 +1,25 @@
+import { MangaWithRead } from '../catalog/catalog.fragments';
+import { documentOf } from '../rest/fragments';
+import type { RestRoute } from '../rest/route';
+import { slugParam } from '../rest/schemas';
+
+export const peopleRoutes: RestRoute[] = [
+  {
+    contract: 7,
+    method: 'GET',
+    path: '/people/{slug}/manga',
+    auth: 'optional',
+    params: { slug: slugParam },
+    paged: true,
+    rootField: 'personManga',
+    document: documentOf(
+      `query PersonManga($slug: String!, $page: Int, $size: Int) {
+        personManga(slug: $slug, page: $page, size: $size) {
+          pagination { total pages page }
+          list { roles { name_en name_ua } manga { ...MangaWithRead } }
+        }
+      }`,
+      MangaWithRead,
+    ),
+  },
+];
