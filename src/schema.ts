@@ -1,5 +1,5 @@
 import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
-import { validate } from 'class-validator';
+import { validateSync } from 'class-validator';
 import {
   buildSchema,
   type AuthChecker,
@@ -62,7 +62,7 @@ const authChecker: AuthChecker<RequestContext> = async ({ context }) => {
  * Checks argument objects with their class-validator rules. Page arguments belong
  * to the REST query, every other input object to the body (semantics §1.1.1).
  */
-const validateArguments: ValidatorFn = async (value: unknown, type) => {
+const validateArguments: ValidatorFn = (value: unknown, type) => {
   if (typeof value !== 'object' || value === null) return;
   const spec = inputSpecOf(type);
   if (spec) {
@@ -71,7 +71,9 @@ const validateArguments: ValidatorFn = async (value: unknown, type) => {
     if (violation) throw new ArgumentError('body', violation.name ?? 'input');
     return;
   }
-  const [first] = await validate(value, { forbidUnknownValues: false });
+  // Synchronous, so that arguments are checked in declaration order: page and size
+  // (the REST query) before the input (the body), as REST does.
+  const [first] = validateSync(value, { forbidUnknownValues: false });
   if (first) throw new ArgumentError(type === PageArgs ? 'query' : 'body', first.property);
 };
 

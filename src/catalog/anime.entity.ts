@@ -1,9 +1,9 @@
 import { Collection, Entity, Index, ManyToOne, OneToMany, Property, Unique } from '@mikro-orm/core';
-import { Field, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType } from 'type-graphql';
 import type { AgeRating, AnimeMediaType, Season, Source } from '../common/enums';
 import {
   AgeRatingScalar,
-  AnimeMediaTypeScalar,
+  TitleMediaTypeScalar,
   SeasonScalar,
   SourceScalar,
   UnixTime,
@@ -30,7 +30,7 @@ export class Anime extends CatalogTitle {
   @Property({ type: 'text', nullable: true })
   title_ja: string | null = null;
 
-  @Field(() => AnimeMediaTypeScalar, { nullable: true })
+  @Field(() => TitleMediaTypeScalar, { nullable: true })
   @Property({ type: 'text', nullable: true })
   media_type: AnimeMediaType | null = null;
 
@@ -83,7 +83,7 @@ export class AiringEpisode extends ReferencedEntity {
   @ManyToOne(() => Anime, { deleteRule: 'cascade' })
   anime!: Anime;
 
-  @Field(() => Number)
+  @Field(() => Int)
   @Property({ type: 'integer' })
   episode!: number;
 

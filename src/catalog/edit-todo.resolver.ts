@@ -6,7 +6,7 @@ import { enumScalar } from '../common/scalars/enum.scalar';
 import type { RequestContext } from '../context';
 import type { Anime } from './anime.entity';
 import { EDIT_TODO_TYPES, editTodo, type EditTodoType } from './edit-todo.service';
-import { TodoItem } from './edit-todo.types';
+import { CatalogItem } from './title-unions';
 import type { Manga } from './manga.entity';
 import type { Novel } from './novel.entity';
 
@@ -17,7 +17,7 @@ export class EditTodoPage implements Page<Anime | Manga | Novel> {
   @Field(() => Pagination)
   pagination!: Pagination;
 
-  @Field(() => [TodoItem])
+  @Field(() => [CatalogItem])
   list!: (Anime | Manga | Novel)[];
 }
 

@@ -4,11 +4,6 @@ import type { RestRoute } from '../rest/route';
 import { oneOf } from '../rest/schemas';
 import { AnimeWithWatch, MangaWithRead, NovelWithRead } from './catalog.fragments';
 import { EDIT_TODO_TYPES } from './edit-todo.service';
-import { fragmentOn } from './edit-todo.types';
-
-const AnimeItemWithWatch = fragmentOn(AnimeWithWatch, 'AnimeItemWithWatch', 'AnimeItem');
-const MangaItemWithRead = fragmentOn(MangaWithRead, 'MangaItemWithRead', 'MangaItem');
-const NovelItemWithRead = fragmentOn(NovelWithRead, 'NovelItemWithRead', 'NovelItem');
 
 export const editTodoRoutes: RestRoute[] = [
   {
@@ -24,15 +19,15 @@ export const editTodoRoutes: RestRoute[] = [
         editTodo(content_type: $content_type, todo_type: $todo_type, page: $page, size: $size) {
           pagination { total pages page }
           list {
-            ... on AnimeItem { ...AnimeItemWithWatch }
-            ... on MangaItem { ...MangaItemWithRead }
-            ... on NovelItem { ...NovelItemWithRead }
+            ... on Anime { ...AnimeWithWatch }
+            ... on Manga { ...MangaWithRead }
+            ... on Novel { ...NovelWithRead }
           }
         }
       }`,
-      AnimeItemWithWatch,
-      MangaItemWithRead,
-      NovelItemWithRead,
+      AnimeWithWatch,
+      MangaWithRead,
+      NovelWithRead,
     ),
   },
 ];

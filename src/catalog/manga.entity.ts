@@ -1,7 +1,7 @@
 import { Entity, Index, Property } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import type { MangaMediaType } from '../common/enums';
-import { MangaMediaTypeScalar } from '../common/scalars';
+import { TitleMediaTypeScalar } from '../common/scalars';
 import { ReadableTitle } from './readable-title.entity';
 
 @ObjectType()
@@ -13,7 +13,7 @@ export class Manga extends ReadableTitle {
     return 'manga';
   }
 
-  @Field(() => MangaMediaTypeScalar, { nullable: true })
+  @Field(() => TitleMediaTypeScalar, { nullable: true })
   @Property({ type: 'text', nullable: true })
   media_type: MangaMediaType | null = null;
 }

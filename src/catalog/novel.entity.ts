@@ -1,7 +1,7 @@
 import { Entity, Index, Property } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import type { NovelMediaType } from '../common/enums';
-import { NovelMediaTypeScalar } from '../common/scalars';
+import { TitleMediaTypeScalar } from '../common/scalars';
 import { ReadableTitle } from './readable-title.entity';
 
 @ObjectType()
@@ -13,7 +13,7 @@ export class Novel extends ReadableTitle {
     return 'novel';
   }
 
-  @Field(() => NovelMediaTypeScalar, { nullable: true })
+  @Field(() => TitleMediaTypeScalar, { nullable: true })
   @Property({ type: 'text', nullable: true })
   media_type: NovelMediaType | null = null;
 }

@@ -11,6 +11,8 @@ export interface EmbeddedDatabase {
 }
 
 const OS_USER = 'postgres';
+/** macOS has no C.UTF-8 locale. */
+const UTF8_CTYPE = process.platform === 'darwin' ? 'en_US.UTF-8' : 'C.UTF-8';
 
 async function freeLoopbackPort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -77,7 +79,9 @@ export async function startEmbeddedPostgres(options: {
     authMethod: 'scram-sha-256',
     persistent: options.persistent ?? true,
     createPostgresUser: asRoot,
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    // C collation (text order as on the system PostgreSQL, §7.16) with a UTF-8 character
+    // type, so that lower() and trigram search also work on Cyrillic titles.
+    initdbFlags: ['--encoding=UTF8', '--locale=C', `--lc-ctype=${UTF8_CTYPE}`],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
     onLog: (message) => log(String(message).trim()),
     onError: (message) => log(String(message instanceof Error ? message.message : message).trim()),

@@ -1,17 +1,11 @@
 import { Reference } from '@mikro-orm/core';
-import { createUnionType, FieldResolver, Resolver, Root } from 'type-graphql';
+import { FieldResolver, Resolver, Root } from 'type-graphql';
 import { Anime } from '../catalog/anime.entity';
-import { Manga } from '../catalog/manga.entity';
-import { Novel } from '../catalog/novel.entity';
+import type { Manga } from '../catalog/manga.entity';
+import type { Novel } from '../catalog/novel.entity';
+import { ReadContent } from '../catalog/title-unions';
 import { ReadEntry } from './read-entry.entity';
 import { WatchEntry } from './watch-entry.entity';
-
-/** A manga or a novel: what a read entry is about. */
-export const ReadContent = createUnionType({
-  name: 'ReadContent',
-  types: () => [Manga, Novel] as const,
-  resolveType: (value) => (value instanceof Manga ? Manga : Novel),
-});
 
 /** Titles of list entries load through MikroORM's batching dataloader, one query per batch. */
 @Resolver(() => WatchEntry)

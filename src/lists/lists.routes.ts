@@ -1,5 +1,4 @@
 import { AnimeSummary, MangaSummary, NovelSummary } from '../catalog/catalog.fragments';
-import { fragmentOn } from '../catalog/edit-todo.types';
 import { READ_CONTENT_TYPES } from '../common/enums';
 import { documentOf, fragment } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
@@ -16,16 +15,13 @@ const WatchEntryWithAnime = fragment(
   [WatchEntryFields, AnimeSummary],
 );
 
-const MangaItemSummary = fragmentOn(MangaSummary, 'MangaItemSummary', 'MangaItem');
-const NovelItemSummary = fragmentOn(NovelSummary, 'NovelItemSummary', 'NovelItem');
-
-/** ReadEntry fields plus `content` (Manga or Novel summary without `read`), from the `title` item. */
+/** ReadEntry fields plus `content` (Manga or Novel summary without `read`). */
 const ReadEntryWithContent = fragment(
   'ReadEntryWithContent',
   'ReadEntry',
   `{ ...ReadEntryFields
-    content: title { ... on MangaItem { ...MangaItemSummary } ... on NovelItem { ...NovelItemSummary } } }`,
-  [ReadEntryFields, MangaItemSummary, NovelItemSummary],
+    content { ... on Manga { ...MangaSummary } ... on Novel { ...NovelSummary } } }`,
+  [ReadEntryFields, MangaSummary, NovelSummary],
 );
 
 const watchParams = { slug: slugParam };

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import { ReadItem } from '../catalog/edit-todo.types';
+import { ReadContent } from '../catalog/title-unions';
 import type { Manga } from '../catalog/manga.entity';
 import type { Novel } from '../catalog/novel.entity';
 import type { ReadContentType, ReadStatus } from '../common/enums';
@@ -11,7 +11,7 @@ import { ReadContentTypeScalar } from './read.types';
 @Resolver()
 export class RandomReadResolver {
   /** #18 GET /read/{content_type}/random/{username}/{status}: no authentication (the token is never resolved). */
-  @Query(() => ReadItem, {
+  @Query(() => ReadContent, {
     description:
       "A uniformly random title of a user's read list with that content type and status (contract #18), as a summary.",
   })

@@ -1,12 +1,8 @@
 import { MangaSummary, NovelSummary } from '../catalog/catalog.fragments';
-import { fragmentOn } from '../catalog/edit-todo.types';
 import { READ_CONTENT_TYPES, READ_STATUSES } from '../common/enums';
 import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { oneOf } from '../rest/schemas';
-
-const MangaItemSummary = fragmentOn(MangaSummary, 'MangaItemSummary', 'MangaItem');
-const NovelItemSummary = fragmentOn(NovelSummary, 'NovelItemSummary', 'NovelItem');
 
 export const randomReadRoutes: RestRoute[] = [
   {
@@ -23,12 +19,12 @@ export const randomReadRoutes: RestRoute[] = [
     document: documentOf(
       `query RandomReadEntry($content_type: ReadContentType!, $username: String!, $status: ReadStatus!) {
         randomReadEntry(content_type: $content_type, username: $username, status: $status) {
-          ... on MangaItem { ...MangaItemSummary }
-          ... on NovelItem { ...NovelItemSummary }
+          ... on Manga { ...MangaSummary }
+          ... on Novel { ...NovelSummary }
         }
       }`,
-      MangaItemSummary,
-      NovelItemSummary,
+      MangaSummary,
+      NovelSummary,
     ),
   },
 ];

@@ -1,6 +1,6 @@
-import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { User } from '../accounts/user.entity';
+import type { User } from '../accounts/user.entity';
+import { findUserByUsername } from '../accounts/users.service';
 import type { Manga } from '../catalog/manga.entity';
 import type { Novel } from '../catalog/novel.entity';
 import type { ReadContentType, ReadStatus } from '../common/enums';
@@ -9,14 +9,6 @@ import { ReadEntry } from './read-entry.entity';
 
 /** Attempts before giving up when entries vanish between counting and picking. */
 const PICK_ATTEMPTS = 3;
-
-/** Users by username (semantics §1.8): case-insensitive; a deleted account is an error. */
-export async function findUserByUsername(em: EntityManager, username: string): Promise<User> {
-  const user = await em.findOne(User, { [raw('lower(username)')]: username.toLowerCase() });
-  if (!user) throw new AppError('user:not_found');
-  if (user.role === 'deleted') throw new AppError('user:deleted');
-  return user;
-}
 
 /**
  * The user's entries of one kind and status whose title is live. The title is joined

@@ -1,8 +1,4 @@
-import { Reference } from '@mikro-orm/core';
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { ReadItem } from '../catalog/edit-todo.types';
-import type { Manga } from '../catalog/manga.entity';
-import type { Novel } from '../catalog/novel.entity';
 import type { ReadContentType } from '../common/enums';
 import { UnixTime } from '../common/scalars';
 import type { RequestContext } from '../context';
@@ -54,19 +50,6 @@ export class ReadResolver {
   ): Promise<DeleteResult> {
     await deleteReadEntry(ctx.em, await ctx.auth.required(), contentType, slug);
     return new DeleteResult();
-  }
-
-  /**
-   * The entry's manga or novel as a summary item. `content` (Manga | Novel) cannot
-   * carry both summaries in one selection, because graphql-js refuses `media_type`
-   * typed by two scalars under one key; the REST documents select this field under
-   * the alias `content`.
-   */
-  @FieldResolver(() => ReadItem, { description: 'The manga or novel of the entry, as a summary item.' })
-  async title(@Root() entry: ReadEntry): Promise<Manga | Novel> {
-    if (entry.manga) return Reference.create(entry.manga).loadOrFail();
-    if (entry.novel) return Reference.create(entry.novel).loadOrFail();
-    throw new Error(`read entry ${entry.reference} has no title`);
   }
 
   // GraphQL-only extras (semantics §0.3): the contract's ReadEntry has no dates.

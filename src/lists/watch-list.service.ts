@@ -1,22 +1,12 @@
-import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { User } from '../accounts/user.entity';
+import { findUserByUsername } from '../accounts/users.service';
 import { animeFilters } from '../catalog/catalog-list.inputs';
 import { loadInOrder, pagedReferences } from '../catalog/catalog-list.service';
 import { joinSql, sql, titleConditions, titleSortColumn } from '../catalog/title-filters';
-import { AppError } from '../common/errors/app-error';
 import { type Page, type PageArgs, toPage } from '../common/pagination/pagination';
 import { orderBySql, parseSort } from '../common/sorting';
 import { DEFAULT_WATCH_LIST_SORT, type WatchListInput, type WatchListSortField } from './watch-list.inputs';
 import { WatchEntry } from './watch-entry.entity';
-
-/** A user by username, ignoring case (semantics §1.8): 404 `user:not_found`, 400 `user:deleted`. */
-async function userByUsername(em: EntityManager, username: string): Promise<User> {
-  const user = await em.findOne(User, { [raw('lower(username)')]: username.toLowerCase() });
-  if (!user) throw new AppError('user:not_found');
-  if (user.role === 'deleted') throw new AppError('user:deleted');
-  return user;
-}
 
 const ENTRY_COLUMNS = {
   watch_episodes: 'w.episodes',
@@ -41,7 +31,7 @@ export async function watchList(
   input: WatchListInput,
   args: PageArgs,
 ): Promise<Page<WatchEntry>> {
-  const user = await userByUsername(em, username);
+  const user = await findUserByUsername(em, username);
   const entries = parseSort<WatchListSortField>(input.sort ?? DEFAULT_WATCH_LIST_SORT);
   const { references, total } = await pagedReferences(
     em,

@@ -22,6 +22,16 @@ describe('GraphQL argument rules', () => {
     expect(res.body.errors[0].extensions).toEqual({ code: 'system:validation_error', http: { status: 400 } });
   });
 
+  it('checks page and size before the input, as REST checks the query before the body', async () => {
+    const search = `query ($page: Int, $input: NovelSearchInput!) {
+      novelSearch(page: $page, input: $input) { pagination { total } }
+    }`;
+    const both = await gql(t.app, search, { page: 0, input: { score: [5, 1] } });
+    expect(both.body.errors[0].message).toBe('Invalid field page in request query');
+    const bodyOnly = await gql(t.app, search, { page: 1, input: { score: [5, 1] } });
+    expect(bodyOnly.body.errors[0].message).toBe('Invalid field score in request body');
+  });
+
   it('refuses a value of the wrong type as a coercion error (HTTP 400)', async () => {
     const res = await gql(t.app, CHARACTERS, { slug: 'novel', page: 'one' });
     expect(res.status).toBe(400);

@@ -16,6 +16,16 @@ export const ReadStatusScalar = enumScalar('ReadStatus', E.READ_STATUSES);
 export const SeasonScalar = enumScalar('Season', E.SEASONS);
 export const SourceScalar = enumScalar('Source', E.SOURCES);
 export const AgeRatingScalar = enumScalar('AgeRating', E.AGE_RATINGS);
+/**
+ * The media type of any title, as output. One scalar for the three kinds, so that a
+ * selection over a union of titles (e.g. `... on Manga { media_type } ... on Novel
+ * { media_type }`) does not conflict; inputs keep the per-kind scalars.
+ */
+export const TitleMediaTypeScalar = enumScalar('TitleMediaType', [
+  ...E.ANIME_MEDIA_TYPES,
+  ...E.MANGA_MEDIA_TYPES,
+  ...E.NOVEL_MEDIA_TYPES,
+]);
 export const TitleContentTypeScalar = enumScalar('TitleContentType', E.TITLE_CONTENT_TYPES);
 export const ExternalLinkTypeScalar = enumScalar('ExternalLinkType', E.EXTERNAL_LINK_TYPES);
 export const GenreTypeScalar = enumScalar('GenreType', E.GENRE_TYPES);
