@@ -66,3 +66,12 @@ export async function migrate(orm: MikroORM): Promise<string[]> {
   const applied = await orm.migrator.up();
   return applied.map((migration) => migration.name);
 }
+
+/**
+ * Refreshes the planner's statistics after a bulk load; without them PostgreSQL
+ * plans the first queries on a freshly loaded catalog badly (nested loops over
+ * thousands of rows) until autovacuum catches up.
+ */
+export async function refreshPlannerStatistics(orm: MikroORM): Promise<void> {
+  await orm.em.getConnection().execute('analyze');
+}

@@ -4,6 +4,7 @@ import { hashPassword } from '../accounts/passwords';
 import { User } from '../accounts/user.entity';
 import { Anime } from '../catalog/anime.entity';
 import { generateDemoCatalog, SeededRandom } from './demo-catalog';
+import { refreshPlannerStatistics } from '../db/database';
 import { importCatalog } from './importer';
 import { seedListEntries } from '../lists/list-seeding';
 import { WatchEntry } from '../lists/watch-entry.entity';
@@ -49,6 +50,7 @@ export async function seedDemoData(orm: MikroORM, log: Logger, options: DemoData
   const report = await importCatalog(orm, { ...catalog, users });
   log.info({ report }, 'demo catalog and accounts loaded');
   await seedCommunity(orm, log, new SeededRandom(seed + 2), scale);
+  await refreshPlannerStatistics(orm);
 }
 
 /**

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ConfigError, loadConfig } from '../config';
-import { createOrm, migrate, openDatabase } from '../db/database';
+import { createOrm, migrate, openDatabase, refreshPlannerStatistics } from '../db/database';
 import { ImportDataError, importDocument, readDocument, summaryLines, type ImportProgress } from './importer';
 
 /**
@@ -44,6 +44,7 @@ async function importIntoDatabase(document: unknown): Promise<number> {
       const progress = process.stderr.isTTY ? showProgress : undefined;
       const report = await importDocument(orm, document, { onProgress: progress });
       if (progress) process.stderr.write('\r\x1b[K');
+      await refreshPlannerStatistics(orm);
       for (const warning of report.warnings) console.error(`warning: ${warning}`);
       for (const line of summaryLines(report)) console.log(line);
       console.log(`imported in ${(report.durationMs / 1000).toFixed(2)} s`);
