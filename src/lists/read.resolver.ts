@@ -5,7 +5,7 @@ import type { RequestContext } from '../context';
 import { ReadEntry } from './read-entry.entity';
 import { deleteReadEntry, getReadEntry, saveReadEntry } from './read.service';
 import { ReadContentTypeScalar, ReadEntryInput } from './read.types';
-import { DeleteResult } from './watch.types';
+import { DeleteResult } from '../common/delete-result';
 
 /**
  * The caller's read entries (§3.4). `@Authorized()` authenticates before the input

@@ -1,11 +1,18 @@
-import { Field, Float, InputType, Int } from 'type-graphql';
+import { Field, InputType, Int } from 'type-graphql';
 import { READ_CONTENT_TYPES, READ_STATUSES, type ReadStatus } from '../common/enums';
 import { ReadStatusScalar } from '../common/scalars';
 import { enumScalar } from '../common/scalars/enum.scalar';
 import { registerInputSpec } from '../common/validation/input-specs';
 import type { ObjectSpec } from '../common/validation/json-schema';
 import { enumValue } from '../common/validation/schemas';
-import { countField, datesInOrder, inputTimeField, noteField, scoreField } from './watch.types';
+import {
+  countField,
+  datesInOrder,
+  inputTimeField,
+  ListEntryInputFields,
+  noteField,
+  scoreField,
+} from './list-entry.types';
 
 /** `manga` or `novel`: the titles a read entry can be about. */
 export const ReadContentTypeScalar = enumScalar('ReadContentType', READ_CONTENT_TYPES);
@@ -34,12 +41,9 @@ export const READ_ENTRY_BODY: ObjectSpec = {
   description:
     'A read entry as saved: omitted fields take their defaults, omitted dates keep the stored ones (§3.4).',
 })
-export class ReadEntryInput {
+export class ReadEntryInput extends ListEntryInputFields {
   @Field(() => ReadStatusScalar)
   status!: ReadStatus;
-
-  @Field(() => String, { nullable: true })
-  note?: string | null;
 
   @Field(() => Int, { nullable: true, description: '0..10000, default 0.' })
   chapters?: number;
@@ -49,14 +53,5 @@ export class ReadEntryInput {
 
   @Field(() => Int, { nullable: true, description: '0..100, default 0.' })
   rereads?: number;
-
-  @Field(() => Int, { nullable: true, description: '0..10, default 0 (unscored).' })
-  score?: number;
-
-  @Field(() => Float, { nullable: true, description: 'Unix seconds; omitted keeps the stored date.' })
-  start_date?: number | null;
-
-  @Field(() => Float, { nullable: true, description: 'Unix seconds; omitted keeps the stored date.' })
-  end_date?: number | null;
 }
 registerInputSpec(ReadEntryInput, READ_ENTRY_BODY);

@@ -3,7 +3,8 @@ import { UnixTime } from '../common/scalars';
 import type { RequestContext } from '../context';
 import { WatchEntry } from './watch-entry.entity';
 import { deleteWatchEntry, getWatchEntry, saveWatchEntry } from './watch.service';
-import { DeleteResult, WatchEntryInput } from './watch.types';
+import { DeleteResult } from '../common/delete-result';
+import { WatchEntryInput } from './watch.types';
 
 /**
  * The caller's watch entries (§3.3). `@Authorized()` authenticates before the input
