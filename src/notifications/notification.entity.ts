@@ -25,6 +25,10 @@ export class Notification extends ReferencedEntity {
   @Index()
   event_key: string | null = null;
 
+  /** The item the event concerns (a voted comment, collection or article), for the vote anti-spam rule. */
+  @Property({ type: 'text', nullable: true })
+  subject: string | null = null;
+
   @Property({ type: 'boolean' })
   seen: boolean = false;
 

@@ -1,9 +1,14 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_initial } from './Migration20261122000000_initial';
 import { Migration20261122010630_native_scores } from './Migration20261122010630_native_scores';
+import { Migration20261122013337_notification_subject } from './Migration20261122013337_notification_subject';
 
 /** Every committed migration, in order; `npm run migration:create` writes new ones to add here. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
   { name: 'Migration20261122010630_native_scores', class: Migration20261122010630_native_scores },
+  {
+    name: 'Migration20261122013337_notification_subject',
+    class: Migration20261122013337_notification_subject,
+  },
 ];
