@@ -7,12 +7,14 @@ import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { type AccountServices, createAccountServices } from './accounts/account-services';
 import { AppError, languageOf, validationError } from './common/errors/app-error';
 import { asAppError, formatGraphQLError } from './common/errors/render';
 import { requestScope } from './common/request-scope';
 import type { Config } from './config';
 import { RequestContext } from './context';
 import { contextOf, sendError } from './http';
+import type { Mailer } from './mail/mailer';
 import { restRouter } from './rest/rest-router';
 import type { RestRoute } from './rest/route';
 import { restRoutes } from './rest/routes';
@@ -24,6 +26,8 @@ export interface AppDependencies {
   log: Logger;
   /** The REST route table; tests may mount extra routes. */
   routes?: readonly RestRoute[];
+  /** Outgoing email; by default SMTP when `SMTP_URL` is set, else the log. */
+  mailer?: Mailer;
 }
 
 export interface App {
@@ -43,7 +47,14 @@ function rawTokenOf(req: express.Request): string | undefined {
 }
 
 /** Builds the express application (without listening): logs, context, GraphQL, REST, errors. */
-export async function buildApp({ orm, config, log, routes = restRoutes }: AppDependencies): Promise<App> {
+export async function buildApp({
+  orm,
+  config,
+  log,
+  routes = restRoutes,
+  mailer,
+}: AppDependencies): Promise<App> {
+  const accounts = createAccountServices(config, log, mailer);
   const apollo = new ApolloServer<RequestContext>({
     schema: await buildAppSchema(),
     formatError: formatGraphQLError,
@@ -73,7 +84,7 @@ export async function buildApp({ orm, config, log, routes = restRoutes }: AppDep
     }),
   );
   app.use(cookieParser());
-  app.use(requestContext(orm));
+  app.use(requestContext(orm, accounts));
   app.use(requestTimeout(config.requestTimeoutMs));
 
   app.get('/healthz', (_req, res) => {
@@ -95,14 +106,29 @@ export async function buildApp({ orm, config, log, routes = restRoutes }: AppDep
   app.use((_req, res) => sendError(res, new AppError('system:not_found'), contextOf(res).language));
   app.use(errorHandler);
 
-  return { app, apollo, stop: () => apollo.stop() };
+  return {
+    app,
+    apollo,
+    stop: async () => {
+      await apollo.stop();
+      await accounts.mailer.close();
+    },
+  };
 }
 
 /** One forked entity manager, the lazy caller and the message language per request. */
-function requestContext(orm: MikroORM): RequestHandler {
+function requestContext(orm: MikroORM, accounts: AccountServices): RequestHandler {
   return (req, res, next) => {
     const language = languageOf(req.get('accept-language'));
-    const context = new RequestContext(orm.em.fork(), String(req.id), language, req.log, rawTokenOf(req));
+    const context = new RequestContext(
+      orm.em.fork(),
+      String(req.id),
+      language,
+      req.log,
+      rawTokenOf(req),
+      accounts,
+      req.get('captcha'),
+    );
     res.locals.context = context;
     requestScope.run({ requestId: context.requestId, language, log: req.log }, next);
   };

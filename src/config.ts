@@ -18,7 +18,62 @@ export interface Config {
   readonly graphqlMaxDepth: number;
   readonly introspection: boolean;
   readonly trgmThreshold: number;
+  /** `smtp://` or `smtps://` URL of the mail server; absent: emails are written to the log. */
+  readonly smtpUrl: string | undefined;
+  /** The From address of outgoing emails. */
+  readonly mailFrom: string;
+  /** How signup and login verify the `captcha` header (semantics §3.1); off by default. */
+  readonly signupCaptcha: CaptchaSetting;
+  /** Emails (`user@example.com`) or domains (`@example.com`) allowed to sign up; empty: everyone. */
+  readonly signupAllowlist: readonly string[];
+  /** Usernames nobody may sign up with, lower case. */
+  readonly reservedUsernames: readonly string[];
 }
+
+/**
+ * `SIGNUP_CAPTCHA`: `off` (default); `secret:<value>`, a fixed value the header must
+ * equal (tests, closed deployments); or the `http(s)` URL of a verification service
+ * in the siteverify style (reCAPTCHA, hCaptcha, Turnstile): the URL's query parameters
+ * (e.g. `?secret=...`) plus `response=<header>` are POSTed as a form to the URL without
+ * its query, and the answer must be JSON with `success: true`.
+ */
+export type CaptchaSetting =
+  | { readonly kind: 'off' }
+  | { readonly kind: 'secret'; readonly secret: string }
+  | { readonly kind: 'service'; readonly url: string };
+
+/** Common system words (semantics §3.1); only names of 5+ characters can collide with a valid username. */
+export const DEFAULT_RESERVED_USERNAMES: readonly string[] = [
+  'admin',
+  'administrator',
+  'anonymous',
+  'api',
+  'auth',
+  'catalog',
+  'graphql',
+  'help',
+  'hostmaster',
+  'info',
+  'login',
+  'logout',
+  'mail',
+  'moderator',
+  'noreply',
+  'no_reply',
+  'null',
+  'owner',
+  'postmaster',
+  'root',
+  'security',
+  'settings',
+  'signup',
+  'staff',
+  'support',
+  'system',
+  'undefined',
+  'webmaster',
+  'www',
+];
 
 export class ConfigError extends Error {}
 
@@ -51,6 +106,65 @@ function url(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
+function smtpUrl(env: Env): string | undefined {
+  const raw = env.SMTP_URL;
+  if (!raw) return undefined;
+  let protocol: string;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  if (protocol !== 'smtp:' && protocol !== 'smtps:') {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  return raw;
+}
+
+function captchaSetting(env: Env): CaptchaSetting {
+  const raw = env.SIGNUP_CAPTCHA ?? '';
+  if (raw === '' || raw.toLowerCase() === 'off') return { kind: 'off' };
+  if (raw.startsWith('secret:') && raw.length > 'secret:'.length) {
+    return { kind: 'secret', secret: raw.slice('secret:'.length) };
+  }
+  if (/^https?:\/\//.test(raw)) {
+    try {
+      new URL(raw);
+      return { kind: 'service', url: raw };
+    } catch {
+      // Reported below with the other malformed values.
+    }
+  }
+  throw new ConfigError(
+    'SIGNUP_CAPTCHA must be off, secret:<value> or an http(s) URL of a verification service',
+  );
+}
+
+/** A comma-separated list, trimmed and lower-cased, without empty entries. */
+function list(env: Env, name: string): string[] | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  return raw
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '');
+}
+
+function allowlist(env: Env): string[] {
+  const entries = list(env, 'SIGNUP_ALLOWLIST') ?? [];
+  const bad = entries.find((entry) => !/^[^@\s]*@[^@\s]+$/.test(entry));
+  if (bad !== undefined) {
+    throw new ConfigError(`SIGNUP_ALLOWLIST entries must be emails or @domains, got "${bad}"`);
+  }
+  return entries;
+}
+
+/** `no-reply@<PUBLIC_URL host>`, or `no-reply@localhost` when that host is an IP address. */
+function defaultMailFrom(publicUrl: string): string {
+  const host = new URL(publicUrl).hostname;
+  return `no-reply@${/^[\d.]+$|:|^\[/.test(host) ? 'localhost' : host}`;
+}
+
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -68,19 +182,25 @@ export function loadConfig(env: Env = process.env): Config {
   if (!(threshold > 0 && threshold <= 1)) {
     throw new ConfigError('SEARCH_SIMILARITY_THRESHOLD must be a number in (0, 1]');
   }
+  const publicUrl = url(env, 'PUBLIC_URL', `http://${host}:${port}`);
   return Object.freeze({
     port,
     host,
     databaseUrl,
     demoData: flag(env, 'DEMO_DATA', true),
     imageBaseUrl: url(env, 'IMAGE_BASE_URL', 'https://cdn.example.invalid'),
-    publicUrl: url(env, 'PUBLIC_URL', `http://${host}:${port}`),
+    publicUrl,
     logLevel,
     rateLimit: flag(env, 'RATE_LIMIT', true),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60000, 100, 3600000),
     graphqlMaxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
     introspection: flag(env, 'GRAPHQL_INTROSPECTION', true),
     trgmThreshold: threshold,
+    smtpUrl: smtpUrl(env),
+    mailFrom: env.MAIL_FROM || defaultMailFrom(publicUrl),
+    signupCaptcha: captchaSetting(env),
+    signupAllowlist: Object.freeze(allowlist(env)),
+    reservedUsernames: Object.freeze(list(env, 'RESERVED_USERNAMES') ?? [...DEFAULT_RESERVED_USERNAMES]),
   });
 }
 

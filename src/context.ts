@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type DataLoader from 'dataloader';
 import type { Logger } from 'pino';
+import type { AccountServices } from './accounts/account-services';
 import { AuthSession } from './common/auth/session';
 import type { Language } from './common/errors/app-error';
 
@@ -18,6 +19,10 @@ export class RequestContext {
     readonly language: Language,
     readonly log: Logger,
     rawToken: string | undefined,
+    /** The mailer and account settings of the app (signup, activation emails). */
+    readonly accounts: AccountServices,
+    /** The raw `captcha` header (signup and login, when a verifier is configured). */
+    readonly captcha: string | undefined,
   ) {
     this.auth = new AuthSession(em, rawToken);
   }

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config';
 import { createOrm, migrate, openDatabase } from './db/database';
 import { seedDemoDataIfEmpty } from './import/demo-data';
 import { createLogger } from './logger';
+import { startNewEpisodeJob } from './notifications/new-episode-job';
 import { exampleMangaSlug } from './catalog/catalog.service';
 
 /** Process entry: config → database → migrations → demo data → app → listen; clean shutdown on signals. */
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   if (config.demoData) await seedDemoDataIfEmpty(orm, log);
 
   const { app, stop: stopApp } = await buildApp({ orm, config, log });
+  const newEpisodes = startNewEpisodeJob(orm, log);
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
     listening.once('error', reject);
@@ -34,6 +36,7 @@ async function main(): Promise<void> {
   console.log(
     `Database:   ${database.mode === 'embedded' ? 'embedded PostgreSQL (.data/postgres)' : 'DATABASE_URL'}`,
   );
+  console.log(`Email:      ${config.smtpUrl ? 'SMTP (SMTP_URL)' : 'written to the log (SMTP_URL is unset)'}`);
   const example = await exampleMangaSlug(orm.em.fork());
   if (example) console.log(`Try:        ${base}/manga/${example}`);
 
@@ -47,6 +50,7 @@ async function main(): Promise<void> {
     server.closeIdleConnections();
     await closed;
     await stopApp();
+    await newEpisodes.stop();
     await orm.close();
     await database.stop();
     log.info('stopped');

@@ -11,6 +11,7 @@ import { ArgumentError } from './common/errors/app-error';
 import { inputSpecOf } from './common/validation/input-specs';
 import { firstViolation } from './common/validation/json-schema';
 import { PageArgs } from './common/pagination/pagination';
+import { AccountsResolver } from './accounts/accounts.resolver';
 import { AnimeResolver } from './catalog/anime.resolver';
 import { MangaResolver } from './catalog/manga.resolver';
 import { NovelResolver } from './catalog/novel.resolver';
@@ -29,6 +30,9 @@ import { PersonMangaResolver } from './people/person-manga.resolver';
 import { CatalogListResolver } from './catalog/catalog-list.resolver';
 import { NovelSearchResolver } from './catalog/novel-search.resolver';
 import { WatchListResolver } from './lists/watch-list.resolver';
+import { clientResolvers } from './clients/resolvers';
+import { NotificationResolver } from './notifications/notification.resolver';
+import { FollowResolver, UserFollowResolver } from './follows/follow.resolver';
 
 /** Every domain's resolvers; a domain adds its own here. */
 const resolvers: NonEmptyArray<ClassType> = [
@@ -50,6 +54,11 @@ const resolvers: NonEmptyArray<ClassType> = [
   NovelSearchResolver,
   CatalogListResolver,
   WatchListResolver,
+  ...clientResolvers,
+  AccountsResolver,
+  NotificationResolver,
+  FollowResolver,
+  UserFollowResolver,
 ];
 
 /** `@Authorized()` means required authentication; the session throws the catalog's errors. */
@@ -68,7 +77,7 @@ const validateArguments: ValidatorFn = (value: unknown, type) => {
   if (spec) {
     // The REST body's own schema: both doors report the same first violation (HTTP 400).
     const violation = firstViolation(spec, { ...value });
-    if (violation) throw new ArgumentError('body', violation.name ?? 'input');
+    if (violation) throw new ArgumentError('body', violation.name);
     return;
   }
   // Synchronous, so that arguments are checked in declaration order: page and size

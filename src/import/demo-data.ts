@@ -6,6 +6,8 @@ import { Anime } from '../catalog/anime.entity';
 import { generateDemoCatalog, SeededRandom } from './demo-catalog';
 import { refreshPlannerStatistics } from '../db/database';
 import { importCatalog } from './importer';
+import { seedDemoClients } from '../clients/demo-clients';
+import { seedDemoFollowsAndNotifications } from '../follows/follow-seeding';
 import { seedListEntries } from '../lists/list-seeding';
 import { WatchEntry } from '../lists/watch-entry.entity';
 
@@ -65,6 +67,9 @@ async function seedCommunity(orm: MikroORM, log: Logger, random: SeededRandom, s
     read: Math.round(15 * scale),
   });
   log.info({ lists }, 'demo list entries loaded');
+  await seedDemoClients(orm.em.fork());
+  const follows = await seedDemoFollowsAndNotifications(orm.em.fork(), random);
+  log.info({ follows }, 'demo clients, follows and notifications loaded');
 }
 
 /** `npm start` on an empty database loads the demo data (unless DEMO_DATA=off). */

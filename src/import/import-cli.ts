@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { ConfigError, loadConfig } from '../config';
 import { createOrm, migrate, openDatabase, refreshPlannerStatistics } from '../db/database';
+import { initNewEpisodeCursor } from '../notifications/new-episode-job';
 import { ImportDataError, importDocument, readDocument, summaryLines, type ImportProgress } from './importer';
 
 /**
@@ -45,6 +46,8 @@ async function importIntoDatabase(document: unknown): Promise<number> {
       const report = await importDocument(orm, document, { onProgress: progress });
       if (progress) process.stderr.write('\r\x1b[K');
       await refreshPlannerStatistics(orm);
+      // Episodes that aired before the first import never notify (semantics §7.21).
+      await initNewEpisodeCursor(orm.em.fork());
       for (const warning of report.warnings) console.error(`warning: ${warning}`);
       for (const line of summaryLines(report)) console.log(line);
       console.log(`imported in ${(report.durationMs / 1000).toFixed(2)} s`);

@@ -1,13 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity';
 import type { NotificationType } from '../common/enums';
+import { imageUrl } from '../common/scalars';
 import { Notification } from './notification.entity';
 
-const ANTI_SPAM_MS = 6 * 60 * 60 * 1000;
-const ANTI_SPAM_TYPES: ReadonlySet<NotificationType> = new Set([
-  'comment_vote',
-  'collection_vote',
-  'article_vote',
+/** The anti-spam window of votes and follows (semantics §4). */
+export const ANTI_SPAM_MS = 6 * 60 * 60 * 1000;
+
+export const VOTE_NOTIFICATION_TYPES = ['comment_vote', 'collection_vote', 'article_vote'] as const;
+export type VoteNotificationType = (typeof VOTE_NOTIFICATION_TYPES)[number];
+
+const ANTI_SPAM_TYPES: ReadonlySet<NotificationType> = new Set<NotificationType>([
+  ...VOTE_NOTIFICATION_TYPES,
   'follow',
 ]);
 
@@ -15,54 +20,196 @@ export interface NotificationRequest {
   /** Who receives it. */
   recipient: User;
   type: NotificationType;
-  /** The user who caused it; null for system events and non-positive votes. */
+  /** Shown as `initiator_user`: the user who caused it; null for system events and non-positive votes. */
   initiator: User | null;
+  /**
+   * The user who caused the event when it differs from the shown initiator (the voter
+   * of a non-positive vote): the self rule and the anti-spam rule look at this user.
+   * Defaults to `initiator`.
+   */
+  actor?: User | null;
   data: Record<string, unknown>;
   /**
-   * Identifies the causing event (e.g. `comment:<reference>`, `vote:<content>:<voter>`):
-   * one event never notifies the same recipient twice with the same type.
+   * Identifies the causing event (e.g. `comment:<reference>`, `follow:<follow reference>`):
+   * one event never notifies the same recipient twice with the same type. Give each
+   * occurrence of a repeatable event (a vote, a new follow) its own key; the 6-hour
+   * anti-spam rule, not this key, limits repeats.
    */
   eventKey: string;
-  /** For votes: the voted item, so that the anti-spam window is per item. */
+  /** For votes: the voted item (its reference), so that the anti-spam window is per item. */
   subject?: string;
+  /** Time of the event, the notification's `created`; default now. */
+  at?: Date;
+}
+
+/** A request that passed the rules that need no query. */
+interface Candidate {
+  request: NotificationRequest;
+  at: Date;
+  /** The anti-spam key stored in `subject`, for votes and follows. */
+  spamKey: string | null;
+}
+
+const actorOf = (request: NotificationRequest): User | null =>
+  request.actor === undefined ? request.initiator : request.actor;
+
+/** The anti-spam key: who caused it and, for votes, which item (semantics §4). */
+function spamKeyOf(request: NotificationRequest): string | null {
+  const actor = actorOf(request);
+  if (!ANTI_SPAM_TYPES.has(request.type) || !actor) return null;
+  return request.subject === undefined ? actor.reference : `${actor.reference}:${request.subject}`;
+}
+
+const eventId = (recipient: string, type: string, eventKey: string) =>
+  `${recipient}\u0000${type}\u0000${eventKey}`;
+const spamId = (recipient: string, type: string, key: string) => `${recipient}\u0000${type}\u0000${key}`;
+
+/**
+ * Creates notifications in the caller's transaction, skipping every request a rule
+ * of semantics §4 refuses: the type is ignored by the recipient; the recipient caused
+ * it; the same event already notified them with that type; or (votes and follows) the
+ * same user already notified them of that type (and item) within the 6 hours before
+ * the event. Requests of one batch are checked against each other too. Two queries
+ * per batch whatever its size. Returns the created notifications.
+ */
+export async function notifyAll(
+  em: EntityManager,
+  requests: readonly NotificationRequest[],
+): Promise<Notification[]> {
+  const candidates: Candidate[] = [];
+  for (const request of requests) {
+    const { recipient, type } = request;
+    if (recipient.ignored_notifications.includes(type)) continue;
+    const actor = actorOf(request);
+    if (actor && actor.reference === recipient.reference) continue;
+    candidates.push({ request, at: request.at ?? new Date(), spamKey: spamKeyOf(request) });
+  }
+  if (candidates.length === 0) return [];
+
+  const recipients = [...new Set(candidates.map((c) => c.request.recipient.reference))];
+  const seenEvents = new Set(
+    (
+      await em.find(
+        Notification,
+        {
+          user: { $in: recipients },
+          event_key: { $in: [...new Set(candidates.map((c) => c.request.eventKey))] },
+        },
+        { fields: ['user', 'notification_type', 'event_key'] },
+      )
+    ).map((n) => eventId(n.user.reference, n.notification_type, n.event_key ?? '')),
+  );
+
+  const spamKeys = [...new Set(candidates.flatMap((c) => (c.spamKey ? [c.spamKey] : [])))];
+  const recentSpam =
+    spamKeys.length === 0
+      ? []
+      : await em.find(
+          Notification,
+          {
+            user: { $in: recipients },
+            subject: { $in: spamKeys },
+            created: { $gt: new Date(Math.min(...candidates.map((c) => c.at.getTime())) - ANTI_SPAM_MS) },
+          },
+          { fields: ['user', 'notification_type', 'subject', 'created'] },
+        );
+  /** Times of the earlier notifications per anti-spam id, those of this batch included. */
+  const spamTimes = new Map<string, number[]>();
+  const addSpamTime = (id: string, at: number) => spamTimes.set(id, [...(spamTimes.get(id) ?? []), at]);
+  for (const n of recentSpam) {
+    addSpamTime(spamId(n.user.reference, n.notification_type, n.subject ?? ''), n.created.getTime());
+  }
+
+  const created: Notification[] = [];
+  for (const { request, at, spamKey } of candidates) {
+    const { recipient, type, eventKey } = request;
+    const event = eventId(recipient.reference, type, eventKey);
+    if (seenEvents.has(event)) continue;
+    if (spamKey !== null) {
+      const id = spamId(recipient.reference, type, spamKey);
+      const time = at.getTime();
+      if ((spamTimes.get(id) ?? []).some((earlier) => earlier > time - ANTI_SPAM_MS && earlier <= time)) {
+        continue;
+      }
+      addSpamTime(id, time);
+    }
+    seenEvents.add(event);
+    created.push(
+      em.create(Notification, {
+        user: em.getReference(User, recipient.reference),
+        initiator_user: request.initiator ? em.getReference(User, request.initiator.reference) : null,
+        notification_type: type,
+        data: request.data,
+        event_key: eventKey,
+        subject: spamKey,
+        seen: false,
+        created: at,
+        updated: at,
+      }),
+    );
+  }
+  return created;
 }
 
 /**
- * Creates a notification in the caller's transaction, unless a skip rule of
- * semantics §4 applies: the type is ignored by the recipient, the recipient caused
- * it, the same event already notified them, or (votes and follows) the same
- * initiator already notified them of the same kind (and item) in the last 6 hours.
- * Returns the notification, or null when skipped.
+ * Creates one notification in the caller's transaction unless a skip rule of
+ * semantics §4 applies (see `notifyAll`). The one place that creates notifications:
+ * every cause calls this (or `notifyAll`, or `notifyVote`). Returns the
+ * notification, or null when skipped.
  */
 export async function notify(em: EntityManager, request: NotificationRequest): Promise<Notification | null> {
-  const { recipient, type, initiator, data, eventKey, subject = null } = request;
-  if (recipient.ignored_notifications.includes(type)) return null;
-  if (initiator && initiator.reference === recipient.reference) return null;
-  const duplicate = await em.count(Notification, {
-    user: recipient.reference,
-    notification_type: type,
-    event_key: eventKey,
-  });
-  if (duplicate > 0) return null;
-  if (ANTI_SPAM_TYPES.has(type) && initiator) {
-    const recent = await em.count(Notification, {
-      user: recipient.reference,
-      notification_type: type,
-      initiator_user: initiator.reference,
-      created: { $gt: new Date(Date.now() - ANTI_SPAM_MS) },
-      ...(subject === null ? {} : { subject }),
-    });
-    if (recent > 0) return null;
-  }
-  return em.create(Notification, {
-    user: em.getReference(User, recipient.reference),
-    initiator_user: initiator ? em.getReference(User, initiator.reference) : null,
-    notification_type: type,
-    data,
-    event_key: eventKey,
-    subject,
-    seen: false,
-    created: new Date(),
-    updated: new Date(),
+  const [created] = await notifyAll(em, [request]);
+  return created ?? null;
+}
+
+/** `username` and `avatar` (as served, an absolute URL) of a user, for notification data. */
+export function userSnapshot(user: User): { username: string; avatar: string } {
+  return { username: user.username, avatar: imageUrl(user.avatarOrDefault) };
+}
+
+export interface VoteEvent {
+  type: VoteNotificationType;
+  /** The author of the voted item. */
+  recipient: User;
+  voter: User;
+  /** The voted item's reference: the anti-spam window is per item. */
+  item: string;
+  /** The type's data before the vote fields: comment data, or `{slug}` for collections and articles. */
+  data: Record<string, unknown>;
+  /** The voter's new vote (−1, 0 or 1). */
+  userScore: number;
+  /** The item's `vote_score` before and after the vote. */
+  oldScore: number;
+  newScore: number;
+  /** Identifies this vote event; a fresh key by default (each vote is its own event). */
+  eventKey?: string;
+  at?: Date;
+}
+
+/**
+ * The notification of a vote (semantics §4): none when the voter's new vote is 0
+ * (a vote withdrawn); the voter is shown (`initiator_user`, `username`, `avatar`)
+ * only for a positive vote, yet a negative vote still counts as the voter's for the
+ * self rule and the 6-hour anti-spam window per item.
+ */
+export async function notifyVote(em: EntityManager, event: VoteEvent): Promise<Notification | null> {
+  if (event.userScore === 0) return null;
+  const positive = event.userScore > 0;
+  const shown = positive ? userSnapshot(event.voter) : { username: null, avatar: null };
+  return notify(em, {
+    recipient: event.recipient,
+    type: event.type,
+    initiator: positive ? event.voter : null,
+    actor: event.voter,
+    data: {
+      ...event.data,
+      user_score: event.userScore,
+      old_score: event.oldScore,
+      new_score: event.newScore,
+      ...shown,
+    },
+    eventKey: event.eventKey ?? `vote:${event.item}:${event.voter.reference}:${randomUUID()}`,
+    subject: event.item,
+    at: event.at,
   });
 }

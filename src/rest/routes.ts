@@ -1,3 +1,4 @@
+import { accountRoutes } from '../accounts/accounts.routes';
 import { catalogRoutes } from '../catalog/catalog.routes';
 import { editTodoRoutes } from '../catalog/edit-todo.routes';
 import { scheduleRoutes } from '../catalog/schedule.routes';
@@ -9,6 +10,9 @@ import { randomReadRoutes } from '../lists/random-read.routes';
 import { peopleRoutes } from '../people/people.routes';
 import { searchRoutes } from '../catalog/search.routes';
 import { watchListRoutes } from '../lists/watch-list.routes';
+import { followRoutes } from '../follows/follow.routes';
+import { notificationRoutes } from '../notifications/notification.routes';
+import { clientRoutes } from '../clients/clients.routes';
 import type { RestRoute } from './route';
 
 /**
@@ -28,4 +32,8 @@ export const restRoutes: readonly RestRoute[] = [
   ...randomReadRoutes,
   ...searchRoutes,
   ...watchListRoutes,
+  ...clientRoutes,
+  ...accountRoutes,
+  ...notificationRoutes,
+  ...followRoutes,
 ];

@@ -429,6 +429,19 @@ describe('PUT /watch/{slug} validation', () => {
     expect(res.body).toEqual({ message: 'Invalid field in request body', code: 'system:validation_error' });
   });
 
+  it('refuses start_date later than end_date over GraphQL with the same message naming no field', async () => {
+    const { as } = await setup();
+    const res = await gql(
+      t.app,
+      'mutation ($input: WatchEntryInput!) { saveWatchEntry(slug: "frieren", input: $input) { status } }',
+      { input: { status: 'planned', start_date: 1600000001, end_date: 1600000000 } },
+      as,
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].message).toBe('Invalid field in request body');
+    expect(res.body.errors[0].extensions.code).toBe('system:validation_error');
+  });
+
   it('answers in Ukrainian when asked', async () => {
     const { token } = await setup();
     const res = await put('frieren', { status: 'planned', score: 11 }, { token, language: 'uk' });

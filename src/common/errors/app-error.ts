@@ -46,8 +46,8 @@ export function validationError(location: RequestLocation, name?: string): AppEr
 export class ArgumentError extends AppError {
   readonly extensions = { http: { status: 400 } };
 
-  constructor(location: RequestLocation, name: string) {
-    super('system:validation_error', { name: `${name} `, location });
+  constructor(location: RequestLocation, name?: string) {
+    super('system:validation_error', { name: name === undefined ? '' : `${name} `, location });
   }
 }
 

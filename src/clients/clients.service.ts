@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AuthToken } from '../accounts/auth-token.entity';
+import { User } from '../accounts/user.entity';
+import { hasPermissions, requirePermissions } from '../common/auth/permissions';
+import { requireScopes, type Viewer } from '../common/auth/session';
+import { AppError } from '../common/errors/app-error';
+import type { ErrorCode } from '../common/errors/catalog';
+import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
+import { Client } from './client.entity';
+import {
+  cleanText,
+  type ClientSearchInput,
+  type CreateClientInput,
+  normalizeEndpoint,
+  type UpdateClientInput,
+} from './client.inputs';
+import { TokenRequest } from './token-request.entity';
+
+/** A user owns at most this many clients (semantics §3.2). */
+export const MAX_CLIENTS = 10;
+
+/** 96 random bytes in base64url: a 128-character client secret (semantics §1.6). */
+export function newClientSecret(): string {
+  return randomBytes(96).toString('base64url');
+}
+
+/**
+ * A client by reference, with its owner loaded (every answer shows `user`). Callers
+ * pass a well-formed UUID (the resolvers check it as a path parameter).
+ */
+export async function findClient(
+  em: EntityManager,
+  reference: string,
+  { notFound = 'client:not_found', lock = false }: { notFound?: ErrorCode; lock?: boolean } = {},
+): Promise<Client> {
+  const where = { reference: reference.toLowerCase() };
+  // A row lock cannot take the owner's outer join along: the owner loads separately then.
+  const client = lock
+    ? await em.findOne(Client, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
+    : await em.findOne(Client, where, { populate: ['user'] });
+  if (!client) throw new AppError(notFound);
+  if (lock) await em.populate(client, ['user']);
+  return client;
+}
+
+const owns = (viewer: Viewer, client: Client): boolean => client.user.reference === viewer.user.reference;
+
+/**
+ * Locks the owner's row for the rest of the transaction, so that concurrent writes
+ * of one owner's clients run one after another: the name and count checks then see
+ * every committed client (no duplicate names, never an 11th client).
+ */
+async function lockOwner(em: EntityManager, owner: string): Promise<User> {
+  return em.findOneOrFail(
+    User,
+    { reference: owner },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+  );
+}
+
+/** Whether another client of `owner` has `name`, ignoring case (semantics §7.18). */
+async function nameTaken(em: EntityManager, owner: string, name: string, except?: string): Promise<boolean> {
+  const query = em
+    .createQueryBuilder(Client)
+    .where({ user: owner, ...(except ? { reference: { $ne: except } } : {}) })
+    .andWhere('lower(name) = lower(?)', [name]);
+  return (await query.getCount()) > 0;
+}
+
+/**
+ * POST /client (semantics §3.2): permission `client:create`, scope `create:client`;
+ * then 409 `client:already_exists` and 400 `client:max_clients`.
+ */
+export function createClient(em: EntityManager, viewer: Viewer, input: CreateClientInput): Promise<Client> {
+  requirePermissions(viewer.user, ['client:create']);
+  requireScopes(viewer, ['create:client']);
+  return createClientFor(em, viewer.user, input);
+}
+
+/**
+ * The business rules and effects of POST /client for `owner`, without the caller's
+ * checks (the demo seeder creates clients this way): a cleaned, unique name, at most
+ * 10 clients, `verified: false` and a fresh 128-character secret.
+ */
+export function createClientFor(em: EntityManager, owner: User, input: CreateClientInput): Promise<Client> {
+  return em.transactional(async (tx) => {
+    const user = await lockOwner(tx, owner.reference);
+    const name = cleanText(input.name);
+    if (await nameTaken(tx, user.reference, name)) throw new AppError('client:already_exists');
+    if ((await tx.count(Client, { user: user.reference })) >= MAX_CLIENTS) {
+      throw new AppError('client:max_clients');
+    }
+    const at = new Date();
+    return tx.create(Client, {
+      user,
+      name,
+      description: cleanText(input.description),
+      endpoint: normalizeEndpoint(input.endpoint),
+      secret: newClientSecret(),
+      verified: false,
+      created: at,
+      updated: at,
+    });
+  });
+}
+
+/** GET /client/{client_reference} (no authentication): 404 `client:not_found`. */
+export function getClient(em: EntityManager, reference: string): Promise<Client> {
+  return findClient(em, reference);
+}
+
+/** GET /client/{client_reference}/full: 404, then scope `read:client`, then owner only. */
+export async function getOwnClient(em: EntityManager, viewer: Viewer, reference: string): Promise<Client> {
+  const client = await findClient(em, reference);
+  requireScopes(viewer, ['read:client']);
+  if (!owns(viewer, client)) throw new AppError('client:not_owner');
+  return client;
+}
+
+/** Clients in a fixed, total order: oldest first, reference as the tie-break. */
+const CLIENT_ORDER = { created: 'asc', reference: 'asc' } as const;
+
+async function clientPage(
+  em: EntityManager,
+  where: Record<string, unknown>,
+  extra: { sql: string; params: unknown[] } | null,
+  page: PageArgs,
+): Promise<Page<Client>> {
+  const query = em.createQueryBuilder(Client, 'c').where(where);
+  if (extra) query.andWhere(extra.sql, extra.params);
+  const total = await query.clone().getCount();
+  const { offset, limit } = pageWindow(page);
+  const list = await query.orderBy(CLIENT_ORDER).offset(offset).limit(limit).getResultList();
+  await em.populate(list, ['user']);
+  return toPage(list, total, page);
+}
+
+/** GET /client: the caller's clients, `created` ascending (scope `read:client:list`). */
+export function listOwnClients(em: EntityManager, viewer: Viewer, page: PageArgs): Promise<Page<Client>> {
+  requireScopes(viewer, ['read:client:list']);
+  return clientPage(em, { user: viewer.user.reference }, null, page);
+}
+
+/** `%`, `_` and `\` match themselves in a LIKE pattern. */
+const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * POST /client/all (permission `client:list_all`): every client whose name contains
+ * `query`, ignoring case; all clients without one. Same order as GET /client.
+ */
+export function listAllClients(
+  em: EntityManager,
+  viewer: Viewer,
+  input: ClientSearchInput,
+  page: PageArgs,
+): Promise<Page<Client>> {
+  requirePermissions(viewer.user, ['client:list_all']);
+  const query = input.query ?? '';
+  const filter = query
+    ? { sql: `lower(c.name) like lower(?) escape '\\'`, params: [`%${likeLiteral(query)}%`] }
+    : null;
+  return clientPage(em, {}, filter, page);
+}
+
+/**
+ * #12 PUT /client/{client_reference}: 404 → permission `client:update` and scope
+ * `update:client` → owner only (no admin override) → 409 `client:already_exists`.
+ * Applies the non-null fields, cleaned; `revoke_secret` replaces the secret, so the
+ * old one fails the next exchange (tokens already issued stay valid); `updated` = now.
+ */
+export function updateClient(
+  em: EntityManager,
+  viewer: Viewer,
+  reference: string,
+  input: UpdateClientInput,
+): Promise<Client> {
+  return em.transactional(async (tx) => {
+    const client = await findClient(tx, reference);
+    requirePermissions(viewer.user, ['client:update']);
+    requireScopes(viewer, ['update:client']);
+    if (!owns(viewer, client)) throw new AppError('client:not_owner');
+    await lockOwner(tx, client.user.reference);
+    const name = input.name == null ? null : cleanText(input.name);
+    if (name !== null && (await nameTaken(tx, client.user.reference, name, client.reference))) {
+      throw new AppError('client:already_exists');
+    }
+    if (name !== null) client.name = name;
+    if (input.description != null) client.description = cleanText(input.description);
+    if (input.endpoint != null) client.endpoint = normalizeEndpoint(input.endpoint);
+    if (input.revoke_secret) client.secret = newClientSecret();
+    client.updated = new Date();
+    return client;
+  });
+}
+
+/**
+ * #11 DELETE /client/{client_reference}: 404 → permission `client:delete` and scope
+ * `delete:client` → the owner or `client:delete_admin` (403 `client:not_owner`).
+ * The client goes for good with its token requests and every token issued for it,
+ * which therefore stop working at once. Answers the client as it was.
+ */
+export function deleteClient(em: EntityManager, viewer: Viewer, reference: string): Promise<Client> {
+  return em.transactional(async (tx) => {
+    const client = await findClient(tx, reference);
+    requirePermissions(viewer.user, ['client:delete']);
+    requireScopes(viewer, ['delete:client']);
+    if (!owns(viewer, client) && !hasPermissions(viewer.user, ['client:delete_admin'])) {
+      throw new AppError('client:not_owner');
+    }
+    // The foreign keys cascade too; deleting explicitly keeps the effect visible here.
+    await tx.nativeDelete(AuthToken, { client: client.reference });
+    await tx.nativeDelete(TokenRequest, { client: client.reference });
+    await tx.nativeDelete(Client, { reference: client.reference });
+    return client;
+  });
+}
+
+/**
+ * POST /client/{client_reference}/verify: 404 → permission `client:verify` and scope
+ * `verify:client` → 400 `client:already_verified`. Sets `verified: true`.
+ */
+export function verifyClient(em: EntityManager, viewer: Viewer, reference: string): Promise<Client> {
+  return em.transactional(async (tx) => {
+    const client = await findClient(tx, reference, { lock: true });
+    requirePermissions(viewer.user, ['client:verify']);
+    requireScopes(viewer, ['verify:client']);
+    if (client.verified) throw new AppError('client:already_verified');
+    client.verified = true;
+    client.updated = new Date();
+    return client;
+  });
+}

@@ -1,0 +1,32 @@
+import type { RestRoute } from '../rest/route';
+import { slugParam } from '../rest/schemas';
+
+const params = { username: slugParam };
+
+/** PUT, DELETE and GET /follow/{username} (semantics §3.9); authentication required. */
+export const followRoutes: RestRoute[] = [
+  {
+    method: 'PUT',
+    path: '/follow/{username}',
+    auth: 'required',
+    params,
+    rootField: 'followUser',
+    document: `mutation FollowUser($username: String!) { followUser(username: $username) { follow } }`,
+  },
+  {
+    method: 'DELETE',
+    path: '/follow/{username}',
+    auth: 'required',
+    params,
+    rootField: 'unfollowUser',
+    document: `mutation UnfollowUser($username: String!) { unfollowUser(username: $username) { follow } }`,
+  },
+  {
+    method: 'GET',
+    path: '/follow/{username}',
+    auth: 'required',
+    params,
+    rootField: 'followStatus',
+    document: `query FollowStatus($username: String!) { followStatus(username: $username) { follow } }`,
+  },
+];

@@ -1,0 +1,77 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordAction } from '../accounts/actions';
+import { Follow } from '../accounts/follow.entity';
+import { User } from '../accounts/user.entity';
+import { findUserByUsername } from '../accounts/users.service';
+import { requireScopes, type Viewer } from '../common/auth/session';
+import { AppError } from '../common/errors/app-error';
+import { notify, userSnapshot } from '../notifications/notify';
+
+const findFollow = (em: EntityManager, follower: User, followed: User) =>
+  em.findOne(Follow, { follower: follower.reference, followed: followed.reference });
+
+/**
+ * Makes `follower` follow `followed` at time `at`, with the rules after the look-up
+ * (semantics §3.9): 400 `follow:self`, then 409 `follow:already_following`. In the
+ * same transaction: the `follow` notification of the followed user (§4: its skip and
+ * anti-spam rules apply) and the action `follow`. The demo seeder uses it directly.
+ */
+export function createFollow(
+  em: EntityManager,
+  follower: User,
+  followed: User,
+  at = new Date(),
+): Promise<Follow> {
+  if (follower.reference === followed.reference) throw new AppError('follow:self');
+  return em.transactional(async (tx) => {
+    if (await findFollow(tx, follower, followed)) throw new AppError('follow:already_following');
+    const follow = tx.create(Follow, {
+      follower: tx.getReference(User, follower.reference),
+      followed: tx.getReference(User, followed.reference),
+      created: at,
+    });
+    try {
+      // Flushed here so that a concurrent follow of the same pair fails on the unique key.
+      await tx.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new AppError('follow:already_following');
+      throw error;
+    }
+    await notify(tx, {
+      recipient: followed,
+      type: 'follow',
+      initiator: follower,
+      data: userSnapshot(follower),
+      eventKey: `follow:${follow.reference}`,
+      at,
+    });
+    recordAction(tx, follower, 'follow', followed.reference);
+    return follow;
+  });
+}
+
+/** PUT /follow/{username}: user look-up → scope `follow` → the follow rules. */
+export async function followUser(em: EntityManager, viewer: Viewer, username: string): Promise<void> {
+  const followed = await findUserByUsername(em, username);
+  requireScopes(viewer, ['follow']);
+  await createFollow(em, viewer.user, followed);
+}
+
+/** DELETE /follow/{username}: user look-up → scope `unfollow` → 400 `follow:not_following`. */
+export async function unfollowUser(em: EntityManager, viewer: Viewer, username: string): Promise<void> {
+  const followed = await findUserByUsername(em, username);
+  requireScopes(viewer, ['unfollow']);
+  const deleted = await em.nativeDelete(Follow, {
+    follower: viewer.user.reference,
+    followed: followed.reference,
+  });
+  if (deleted === 0) throw new AppError('follow:not_following');
+}
+
+/** GET /follow/{username}: user look-up → scope `read:follow` → whether the caller follows the user. */
+export async function isFollowing(em: EntityManager, viewer: Viewer, username: string): Promise<boolean> {
+  const followed = await findUserByUsername(em, username);
+  requireScopes(viewer, ['read:follow']);
+  return (await findFollow(em, viewer.user, followed)) !== null;
+}

@@ -1,0 +1,69 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { requireScopes, type Viewer } from '../common/auth/session';
+import { AppError } from '../common/errors/app-error';
+import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
+import { Notification } from './notification.entity';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `value` is an 8-4-4-4-12 hex UUID, in any case (semantics §7.7). */
+export const isUuid = (value: string): boolean => UUID.test(value);
+
+/** GET /notifications: the caller's notifications, `created` desc then reference desc (semantics §3.9). */
+export async function listNotifications(
+  em: EntityManager,
+  viewer: Viewer,
+  page: PageArgs,
+): Promise<Page<Notification>> {
+  requireScopes(viewer, ['read:notification']);
+  const [list, total] = await em.findAndCount(
+    Notification,
+    { user: viewer.user.reference },
+    {
+      orderBy: { created: 'desc', reference: 'desc' },
+      populate: ['initiator_user'],
+      ...pageWindow(page),
+    },
+  );
+  return toPage(list, total, page);
+}
+
+/** GET /notifications/count: the number of the caller's unseen notifications. */
+export async function countUnseen(em: EntityManager, viewer: Viewer): Promise<number> {
+  requireScopes(viewer, ['read:notification']);
+  return em.count(Notification, { user: viewer.user.reference, seen: false });
+}
+
+/**
+ * #22: marks the notification and every older unseen one of the caller as seen
+ * (`created` ≤ the target's), with `updated` = now. Steps after authentication and
+ * validation: 404 `notification:not_found` → scope `seen:notification` → 403
+ * `notification:not_owner` (the one place where a stranger learns that a thing
+ * exists, §2 #22). Repeating the call changes nothing.
+ */
+export function markNotificationSeen(
+  em: EntityManager,
+  viewer: Viewer,
+  reference: string,
+): Promise<Notification> {
+  return em.transactional(async (tx) => {
+    const target = await tx.findOne(
+      Notification,
+      { reference: reference.toLowerCase() },
+      { populate: ['initiator_user'] },
+    );
+    if (!target) throw new AppError('notification:not_found');
+    requireScopes(viewer, ['seen:notification']);
+    if (target.user.reference !== viewer.user.reference) throw new AppError('notification:not_owner');
+    // Unconditional: a target already seen may still have older unseen ones written later.
+    // Compared in SQL, at the column's full (microsecond) precision.
+    await tx.execute(
+      `update notification set seen = true, updated = ?
+        where user_reference = ? and not seen
+          and created <= (select created from notification where reference = ?)`,
+      [new Date(), viewer.user.reference, target.reference],
+    );
+    await tx.refresh(target, { populate: ['initiator_user'] });
+    return target;
+  });
+}
