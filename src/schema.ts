@@ -30,9 +30,12 @@ import { PersonMangaResolver } from './people/person-manga.resolver';
 import { CatalogListResolver } from './catalog/catalog-list.resolver';
 import { NovelSearchResolver } from './catalog/novel-search.resolver';
 import { WatchListResolver } from './lists/watch-list.resolver';
+import { articleResolvers } from './articles/resolvers';
 import { clientResolvers } from './clients/resolvers';
+import { CommentResolver } from './comments/comment.resolver';
 import { NotificationResolver } from './notifications/notification.resolver';
 import { FollowResolver, UserFollowResolver } from './follows/follow.resolver';
+import { collectionResolvers } from './collections/collection.resolver';
 
 /** Every domain's resolvers; a domain adds its own here. */
 const resolvers: NonEmptyArray<ClassType> = [
@@ -55,10 +58,13 @@ const resolvers: NonEmptyArray<ClassType> = [
   CatalogListResolver,
   WatchListResolver,
   ...clientResolvers,
+  ...articleResolvers,
   AccountsResolver,
   NotificationResolver,
   FollowResolver,
   UserFollowResolver,
+  CommentResolver,
+  ...collectionResolvers,
 ];
 
 /** `@Authorized()` means required authentication; the session throws the catalog's errors. */

@@ -8,14 +8,24 @@ import {
   Property,
   Unique,
 } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity';
-import type { ArticleCategory, TitleContentType } from '../common/enums';
+import { ARTICLE_CATEGORIES, type ArticleCategory, type TitleContentType } from '../common/enums';
+import { JSONScalar, UnixTime } from '../common/scalars';
+import { enumScalar } from '../common/scalars/enum.scalar';
 import { now, ReferencedEntity } from '../db/base.entity';
 
-/** An article; `document` is stored exactly as last saved. */
+export const ArticleCategoryScalar = enumScalar('ArticleCategory', ARTICLE_CATEGORIES);
+
+/**
+ * An article; `document` is stored exactly as last saved. `author`, `tags`,
+ * `content`, `my_score` and `data_type` are served by ArticleResolver.
+ */
+@ObjectType({ description: 'An article (semantics §1.6).' })
 @Entity()
 @Index({ properties: ['category', 'draft', 'created'] })
 export class Article extends ReferencedEntity {
+  @Field(() => String)
   @Property({ type: 'text' })
   @Unique()
   slug!: string;
@@ -23,21 +33,29 @@ export class Article extends ReferencedEntity {
   @ManyToOne(() => User, { deleteRule: 'cascade', index: true })
   author!: User;
 
+  @Field(() => String)
   @Property({ type: 'text' })
   title!: string;
 
+  @Field(() => ArticleCategoryScalar)
   @Property({ type: 'text' })
   category!: ArticleCategory;
 
+  @Field(() => Boolean)
   @Property({ type: 'boolean' })
   draft: boolean = true;
 
+  @Field(() => Boolean)
   @Property({ type: 'boolean' })
   trusted: boolean = false;
 
+  @Field(() => JSONScalar, { description: 'The article body, exactly as last saved.' })
   @Property({ type: 'json' })
   document!: unknown[];
 
+  @Field(() => JSONScalar, {
+    description: 'The document cut to about 300 characters of text (semantics §6.6).',
+  })
   @Property({ type: 'json' })
   preview!: unknown[];
 
@@ -47,12 +65,15 @@ export class Article extends ReferencedEntity {
   @Property({ type: 'uuid', nullable: true })
   content_reference: string | null = null;
 
+  @Field(() => Int)
   @Property({ type: 'integer' })
   vote_score: number = 0;
 
+  @Field(() => Int)
   @Property({ type: 'integer' })
   views: number = 0;
 
+  @Field(() => Int)
   @Property({ type: 'integer' })
   comments_count: number = 0;
 
@@ -62,20 +83,25 @@ export class Article extends ReferencedEntity {
   @OneToMany(() => ArticleTag, (link) => link.article, { orderBy: { position: 'asc' } })
   tags = new Collection<ArticleTag>(this);
 
+  @Field(() => UnixTime)
   @Property({ type: 'datetime', onCreate: now })
   created!: Date;
 
+  @Field(() => UnixTime)
   @Property({ type: 'datetime', onCreate: now, onUpdate: now })
   updated!: Date;
 }
 
+@ObjectType({ description: 'An article tag and the number of non-deleted articles carrying it.' })
 @Entity()
 export class Tag extends ReferencedEntity {
+  @Field(() => String)
   @Property({ type: 'text' })
   @Unique()
   name!: string;
 
   /** Non-deleted articles (drafts included) carrying the tag. */
+  @Field(() => Int)
   @Property({ type: 'integer' })
   content_count: number = 0;
 }

@@ -1,7 +1,12 @@
-import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, OptionalProps, Property } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity';
-import type { CommentContentType, ReviewRecommendation } from '../common/enums';
+import { COMMENT_CONTENT_TYPES, type CommentContentType, type ReviewRecommendation } from '../common/enums';
+import { UnixTime } from '../common/scalars';
+import { enumScalar } from '../common/scalars/enum.scalar';
 import { now, ReferencedEntity } from '../db/base.entity';
+
+export const CommentContentTypeScalar = enumScalar('CommentContentType', COMMENT_CONTENT_TYPES);
 
 export interface CommentPreview {
   title: string | null;
@@ -13,14 +18,38 @@ export interface CommentPreview {
  * A comment on any commentable item (polymorphic: `content_type` + `content_reference`).
  * `thread_root` lets a whole reply tree load in one query.
  */
+@ObjectType({ description: 'A comment (semantics §1.6); hidden comments are served as placeholders.' })
 @Entity()
 @Index({ properties: ['content_type', 'content_reference', 'depth', 'created'] })
 @Index({ properties: ['created'] })
 @Index({ properties: ['thread_root', 'created'] })
 export class Comment extends ReferencedEntity {
+  [OptionalProps]?:
+    | 'data_type'
+    | 'hidden'
+    | 'hidden_by'
+    | 'deleted'
+    | 'private'
+    | 'total_replies'
+    | 'vote_score'
+    | 'depth'
+    | 'parent'
+    | 'thread_root'
+    | 'review_recommendation'
+    | 'review_score'
+    | 'created'
+    | 'updated';
+
+  @Field(() => String)
+  get data_type(): 'comment' {
+    return 'comment';
+  }
+
+  @Field(() => User, { description: 'The author (a User without is_followed).' })
   @ManyToOne(() => User, { deleteRule: 'cascade', index: true })
   author!: User;
 
+  @Field(() => CommentContentTypeScalar)
   @Property({ type: 'text' })
   content_type!: CommentContentType;
 
@@ -35,12 +64,14 @@ export class Comment extends ReferencedEntity {
   thread_root: Comment | null = null;
 
   /** 1..5 */
+  @Field(() => Int)
   @Property({ type: 'smallint' })
   depth: number = 1;
 
   @Property({ type: 'text' })
   text!: string;
 
+  @Field(() => Boolean)
   @Property({ type: 'boolean' })
   hidden: boolean = false;
 
@@ -54,9 +85,11 @@ export class Comment extends ReferencedEntity {
   @Property({ type: 'boolean' })
   private: boolean = false;
 
+  @Field(() => Int, { description: 'Non-hidden, non-deleted descendants.' })
   @Property({ type: 'integer' })
   total_replies: number = 0;
 
+  @Field(() => Int)
   @Property({ type: 'integer' })
   vote_score: number = 0;
 
@@ -71,9 +104,11 @@ export class Comment extends ReferencedEntity {
   @Property({ type: 'json' })
   preview!: CommentPreview;
 
+  @Field(() => UnixTime)
   @Property({ type: 'datetime', onCreate: now })
   created!: Date;
 
+  @Field(() => UnixTime)
   @Property({ type: 'datetime', onCreate: now, onUpdate: now })
   updated!: Date;
 }

@@ -6,7 +6,10 @@ import { Anime } from '../catalog/anime.entity';
 import { generateDemoCatalog, SeededRandom } from './demo-catalog';
 import { refreshPlannerStatistics } from '../db/database';
 import { importCatalog } from './importer';
+import { seedDemoArticles } from '../articles/demo-articles';
 import { seedDemoClients } from '../clients/demo-clients';
+import { seedDemoCollections } from '../collections/demo-collections';
+import { seedDemoComments } from '../comments/comment-seeding';
 import { seedDemoFollowsAndNotifications } from '../follows/follow-seeding';
 import { seedListEntries } from '../lists/list-seeding';
 import { WatchEntry } from '../lists/watch-entry.entity';
@@ -70,6 +73,10 @@ async function seedCommunity(orm: MikroORM, log: Logger, random: SeededRandom, s
   await seedDemoClients(orm.em.fork());
   const follows = await seedDemoFollowsAndNotifications(orm.em.fork(), random);
   log.info({ follows }, 'demo clients, follows and notifications loaded');
+  await seedDemoArticles(orm.em.fork(), random);
+  await seedDemoCollections(orm.em.fork(), random);
+  await seedDemoComments(orm.em.fork(), random);
+  log.info('demo articles, collections and comments loaded');
 }
 
 /** `npm start` on an empty database loads the demo data (unless DEMO_DATA=off). */

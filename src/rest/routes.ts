@@ -13,6 +13,9 @@ import { watchListRoutes } from '../lists/watch-list.routes';
 import { followRoutes } from '../follows/follow.routes';
 import { notificationRoutes } from '../notifications/notification.routes';
 import { clientRoutes } from '../clients/clients.routes';
+import { collectionRoutes } from '../collections/collections.routes';
+import { articleAndVoteRoutes } from '../articles/article.routes';
+import { commentRoutes } from '../comments/comment.routes';
 import type { RestRoute } from './route';
 
 /**
@@ -36,4 +39,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...accountRoutes,
   ...notificationRoutes,
   ...followRoutes,
+  ...commentRoutes,
+  ...collectionRoutes,
+  ...articleAndVoteRoutes,
 ];

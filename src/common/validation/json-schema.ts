@@ -74,6 +74,21 @@ ajv.addKeyword({
   },
 });
 
+/** Named checks JSON Schema cannot express (e.g. the article document tree), for `x-check`. */
+const namedChecks = new Map<string, (value: unknown) => boolean>();
+
+/** Registers a named check; a schema uses it as `{'x-check': name}`. */
+export function registerCheck(name: string, check: (value: unknown) => boolean): void {
+  namedChecks.set(name, check);
+}
+
+ajv.addKeyword({
+  keyword: 'x-check',
+  schemaType: 'string',
+  // A registered check by name; an unknown name fails closed.
+  validate: (name: string, value: unknown) => namedChecks.get(name)?.(value) ?? false,
+});
+
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 /** Whether `value` satisfies `schema` (compiled once per schema object). */

@@ -1,0 +1,99 @@
+import { UserFields } from '../accounts/accounts.fragments';
+import { documentOf, fragment } from '../rest/fragments';
+import type { RestRoute } from '../rest/route';
+import { slugParam } from '../rest/schemas';
+import { voteRoutes } from '../votes/vote.routes';
+import { ARTICLE_BODY, ARTICLE_LIST_BODY } from './article.types';
+
+const ARTICLE_COMMON = `data_type title slug category
+  author { ...UserFields is_followed }
+  tags { name content_count }
+  created updated comments_count vote_score my_score views trusted draft
+  content { data_type image title_en title_ua slug title_ja }`;
+
+/** The contract's Article (semantics §1.6). */
+export const ArticleFields = fragment('ArticleFields', 'Article', `{ ${ARTICLE_COMMON} document }`, [
+  UserFields,
+]);
+
+/** A list item: the Article with `preview` instead of `document` (§3.8). */
+export const ArticleListFields = fragment('ArticleListFields', 'Article', `{ ${ARTICLE_COMMON} preview }`, [
+  UserFields,
+]);
+
+const slugParams = { slug: slugParam };
+
+/** Articles (contract #4, #5; semantics §3.8). */
+export const articleRoutes: RestRoute[] = [
+  {
+    method: 'POST',
+    path: '/articles/create',
+    contract: 5,
+    auth: 'required',
+    params: {},
+    body: ARTICLE_BODY,
+    rootField: 'createArticle',
+    document: documentOf(
+      `mutation CreateArticle($input: ArticleInput!) {
+        createArticle(input: $input) { ...ArticleFields }
+      }`,
+      ArticleFields,
+    ),
+  },
+  {
+    method: 'PUT',
+    path: '/articles/{slug}',
+    contract: 4,
+    auth: 'required',
+    params: slugParams,
+    body: ARTICLE_BODY,
+    rootField: 'updateArticle',
+    document: documentOf(
+      `mutation UpdateArticle($slug: String!, $input: ArticleInput!) {
+        updateArticle(slug: $slug, input: $input) { ...ArticleFields }
+      }`,
+      ArticleFields,
+    ),
+  },
+  {
+    method: 'GET',
+    path: '/articles/{slug}',
+    auth: 'optional',
+    params: slugParams,
+    rootField: 'article',
+    document: documentOf(
+      `query Article($slug: String!) {
+        article(slug: $slug) { ...ArticleFields }
+      }`,
+      ArticleFields,
+    ),
+  },
+  {
+    method: 'DELETE',
+    path: '/articles/{slug}',
+    auth: 'required',
+    params: slugParams,
+    rootField: 'deleteArticle',
+    document: `mutation DeleteArticle($slug: String!) {
+      deleteArticle(slug: $slug) { success }
+    }`,
+  },
+  {
+    method: 'POST',
+    path: '/articles',
+    auth: 'optional',
+    params: {},
+    paged: true,
+    body: ARTICLE_LIST_BODY,
+    rootField: 'articles',
+    document: documentOf(
+      `query Articles($page: Int!, $size: Int!, $input: ArticleListInput!) {
+        articles(page: $page, size: $size, input: $input) { pagination { total pages page } list { ...ArticleListFields } }
+      }`,
+      ArticleListFields,
+    ),
+  },
+];
+
+/** Every article and vote route, for the route table. */
+export const articleAndVoteRoutes: RestRoute[] = [...articleRoutes, ...voteRoutes];

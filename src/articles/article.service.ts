@@ -1,0 +1,456 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ActionRecord } from '../accounts/action-record.entity';
+import { recordAction } from '../accounts/actions';
+import { User } from '../accounts/user.entity';
+import { findUserByUsername } from '../accounts/users.service';
+import { findTitle } from '../catalog/catalog.service';
+import { requirePermissions, type Permission } from '../common/auth/permissions';
+import { requireScopes, type Viewer } from '../common/auth/session';
+import type { ActionType, TitleContentType } from '../common/enums';
+import { AppError } from '../common/errors/app-error';
+import { pageWindow, toPage, type Page, type PageArgs } from '../common/pagination/pagination';
+import { config } from '../config';
+import { Article, ArticleTag, Attachment, Tag } from './article.entity';
+import type { ArticleInput, ArticleListInput } from './article.types';
+import { buildPreview, imageUrls } from './document';
+import { generateSlug } from './slug';
+
+/** Staff roles are exempt from the article rate limits (semantics §1.11). */
+const STAFF = new Set(['moderator', 'admin']);
+const CREATE_LIMIT = 10;
+const UPDATE_LIMIT = 1000;
+
+/** Body tags without duplicates, first occurrences kept (the count rule applied before, by validation). */
+export const distinctTags = (tags: readonly string[]): string[] => [...new Set(tags)];
+
+function requireArticlePermissions(viewer: Viewer, base: Permission, scope: string): void {
+  requirePermissions(viewer.user, [base]);
+  requireScopes(viewer, [scope]);
+}
+
+/** `article:category:<category>`, then `article:trusted` when the body asks for `trusted: true`. */
+function requireBodyPermissions(viewer: Viewer, input: ArticleInput): void {
+  requirePermissions(viewer.user, [`article:category:${input.category}` as Permission]);
+  if (input.trusted === true) requirePermissions(viewer.user, ['article:trusted']);
+}
+
+/** The start of the current UTC clock hour. */
+function clockHour(at = new Date()): Date {
+  const hour = new Date(at);
+  hour.setUTCMinutes(0, 0, 0);
+  return hour;
+}
+
+/** Rejects a non-staff caller who already has more than `limit` actions of `type` this clock hour. */
+async function checkRateLimit(
+  em: EntityManager,
+  viewer: Viewer,
+  type: ActionType,
+  limit: number,
+): Promise<void> {
+  if (STAFF.has(viewer.user.role)) return;
+  const count = await em.count(ActionRecord, {
+    user: viewer.user.reference,
+    type,
+    created: { $gte: clockHour() },
+  });
+  if (count > limit) throw new AppError('system:rate_limit');
+}
+
+/**
+ * The images rule (#4, #5): distinct `url`s, each the image base URL + the path of an
+ * attachment uploaded by the author, not marked for deletion and attached to nothing
+ * (or to `article` on update). Returns the attachments in document order.
+ */
+async function checkImages(
+  em: EntityManager,
+  document: readonly unknown[],
+  author: string,
+  article: string | null,
+): Promise<Attachment[]> {
+  const urls = imageUrls(document);
+  if (new Set(urls).size !== urls.length) throw new AppError('articles:duplicate_image_url');
+  if (urls.length === 0) return [];
+  const base = `${config().imageBaseUrl.replace(/\/+$/, '')}/`;
+  const paths = urls.map((url) => (url.startsWith(base) ? url.slice(base.length) : ''));
+  if (paths.some((path) => path === '' || path.startsWith('/'))) throw new AppError('articles:bad_image_url');
+  const rows = await em.find(Attachment, {
+    path: { $in: paths.flatMap((path) => [path, `/${path}`]) },
+    user: author,
+    marked_for_deletion: false,
+  });
+  const byPath = new Map(rows.map((row) => [row.path.replace(/^\/+/, ''), row]));
+  return paths.map((path) => {
+    const attachment = byPath.get(path);
+    const attachedTo = attachment?.article?.reference ?? null;
+    if (!attachment || (attachedTo !== null && attachedTo !== article)) {
+      throw new AppError('articles:bad_image_url');
+    }
+    return attachment;
+  });
+}
+
+/** The `content` look-up (§1.8): exact slug, not deleted; 404 `content:not_found`. */
+async function findContent(
+  em: EntityManager,
+  input: ArticleInput,
+): Promise<{ type: TitleContentType; reference: string } | null> {
+  if (!input.content) return null;
+  const title = await findTitle(em, input.content.content_type, input.content.slug, 'content:not_found');
+  return { type: input.content.content_type, reference: title.reference };
+}
+
+/** Finds or creates the tags by name (new ones with `content_count` 0), in the given order. */
+async function ensureTags(em: EntityManager, names: readonly string[]): Promise<Tag[]> {
+  if (names.length === 0) return [];
+  await em.getConnection().execute(
+    `insert into tag (reference, name, content_count) values ${names.map(() => '(?, ?, 0)').join(', ')}
+      on conflict (name) do nothing`,
+    names.flatMap((name) => [randomUUID(), name]),
+  );
+  const tags = await em.find(Tag, { name: { $in: [...names] } });
+  const byName = new Map(tags.map((tag) => [tag.name, tag]));
+  return names.map((name) => byName.get(name)!);
+}
+
+/** Adds `delta` to the `content_count` of the tags, atomically. */
+async function moveTagCounts(em: EntityManager, tags: readonly Tag[], delta: number): Promise<void> {
+  if (tags.length === 0) return;
+  await em
+    .getConnection()
+    .execute(
+      `update tag set content_count = content_count + ? where reference in (${tags.map(() => '?').join(', ')})`,
+      [delta, ...tags.map((tag) => tag.reference)],
+    );
+}
+
+/** The article's tags as stored, in position order. */
+async function storedTags(em: EntityManager, article: Article): Promise<Tag[]> {
+  const links = await em.find(
+    ArticleTag,
+    { article: article.reference },
+    { populate: ['tag'], orderBy: { position: 'asc' } },
+  );
+  return links.map((link) => link.tag);
+}
+
+function linkTags(em: EntityManager, article: Article, tags: readonly Tag[]): void {
+  tags.forEach((tag, position) => em.create(ArticleTag, { article, tag, position }));
+}
+
+const slugTaken = (em: EntityManager) => async (slug: string) => (await em.count(Article, { slug })) > 0;
+
+/** Finds a non-deleted article by exact slug (drafts included); 404 `articles:not_found`. */
+export async function findArticle(em: EntityManager, slug: string): Promise<Article> {
+  const article = await em.findOne(Article, { slug, deleted: false });
+  if (!article) throw new AppError('articles:not_found');
+  return article;
+}
+
+/**
+ * #5 POST /articles/create, after authentication and validation. Check order:
+ * permission and scope → category and `trusted` permissions → rate limit → images →
+ * `content` look-up. Everything is written in one transaction.
+ */
+export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleInput): Promise<Article> {
+  return em.transactional(async (tx) => {
+    requireArticlePermissions(viewer, 'article:create', 'create:article');
+    requireBodyPermissions(viewer, input);
+    // Serializes one user's writes, so that the hourly count cannot be raced.
+    await tx
+      .getConnection()
+      .execute('select 1 from "user" where reference = ? for update', [viewer.user.reference]);
+    await checkRateLimit(tx, viewer, 'article_create', CREATE_LIMIT);
+    const attachments = await checkImages(tx, input.document, viewer.user.reference, null);
+    const content = await findContent(tx, input);
+
+    const at = new Date();
+    const article = tx.create(Article, {
+      slug: await generateSlug(input.title, slugTaken(tx)),
+      author: tx.getReference(User, viewer.user.reference),
+      title: input.title,
+      category: input.category,
+      draft: input.draft ?? true,
+      trusted: input.trusted ?? false,
+      document: input.document,
+      preview: buildPreview(input.document),
+      content_type: content?.type ?? null,
+      content_reference: content?.reference ?? null,
+      vote_score: 0,
+      views: 0,
+      comments_count: 0,
+      deleted: false,
+      created: at,
+      updated: at,
+    });
+    const tags = await ensureTags(tx, distinctTags(input.tags));
+    await moveTagCounts(tx, tags, 1);
+    linkTags(tx, article, tags);
+    attachments.forEach((attachment) => (attachment.article = article));
+    recordAction(tx, viewer.user, 'article_create', article.reference);
+    return article;
+  });
+}
+
+/** A comparable copy of the editable state, to tell whether an update changed anything. */
+function articleState(article: Article, tags: readonly string[]): string {
+  return JSON.stringify([
+    article.title,
+    article.document,
+    article.category,
+    article.draft,
+    article.trusted,
+    article.content_type,
+    article.content_reference,
+    tags,
+  ]);
+}
+
+/**
+ * #4 PUT /articles/{slug}, after authentication and validation. Check order: article
+ * → permission and scope → author or `article:update_moderator` → category and
+ * `trusted` permissions → rate limit → `articles:bad_draft` → `articles:bad_category`
+ * → images → `content` look-up.
+ */
+export function updateArticle(
+  em: EntityManager,
+  viewer: Viewer,
+  slug: string,
+  input: ArticleInput,
+): Promise<Article> {
+  return em.transactional(async (tx) => {
+    const article = await findArticle(tx, slug);
+    requireArticlePermissions(viewer, 'article:update', 'update:article');
+    if (article.author.reference !== viewer.user.reference) {
+      requirePermissions(viewer.user, ['article:update_moderator']);
+    }
+    requireBodyPermissions(viewer, input);
+    await tx
+      .getConnection()
+      .execute('select 1 from article where reference = ? for update', [article.reference]);
+    await tx.refresh(article);
+    await checkRateLimit(tx, viewer, 'article_update', UPDATE_LIMIT);
+    const draft = input.draft ?? true;
+    if (!article.draft && draft) throw new AppError('articles:bad_draft');
+    if (!article.draft && input.category !== article.category) throw new AppError('articles:bad_category');
+    const attachments = await checkImages(tx, input.document, article.author.reference, article.reference);
+    const content = await findContent(tx, input);
+
+    const oldTags = await storedTags(tx, article);
+    const newNames = distinctTags(input.tags);
+    const before = articleState(
+      article,
+      oldTags.map((tag) => tag.name),
+    );
+
+    const at = new Date();
+    if (article.draft && !draft) article.created = at;
+    article.title = input.title;
+    article.document = input.document;
+    article.category = input.category;
+    article.draft = draft;
+    if (requirePermissionQuietly(viewer, 'article:trusted')) article.trusted = input.trusted ?? false;
+    article.content_type = content?.type ?? null;
+    article.content_reference = content?.reference ?? null;
+    article.preview = buildPreview(input.document);
+    article.updated = at;
+
+    // Tags: removed ones −1, added ones +1, kept ones unchanged; positions follow the body.
+    const oldNames = new Set(oldTags.map((tag) => tag.name));
+    const newTags = await ensureTags(tx, newNames);
+    await moveTagCounts(
+      tx,
+      oldTags.filter((tag) => !newNames.includes(tag.name)),
+      -1,
+    );
+    await moveTagCounts(
+      tx,
+      newTags.filter((tag) => !oldNames.has(tag.name)),
+      1,
+    );
+    const links = await tx.find(ArticleTag, { article: article.reference });
+    const linked = new Map(links.map((link) => [link.tag.reference, link]));
+    links
+      .filter((link) => !newTags.some((tag) => tag.reference === link.tag.reference))
+      .forEach((link) => tx.remove(link));
+    newTags.forEach((tag, position) => {
+      const link = linked.get(tag.reference);
+      if (link) link.position = position;
+      else tx.create(ArticleTag, { article, tag, position });
+    });
+
+    // Images: the document's are attached, the others detached and marked for deletion.
+    const kept = new Set(attachments.map((attachment) => attachment.reference));
+    const previous = await tx.find(Attachment, { article: article.reference });
+    for (const attachment of previous) {
+      if (kept.has(attachment.reference)) continue;
+      attachment.article = null;
+      attachment.marked_for_deletion = true;
+    }
+    attachments.forEach((attachment) => (attachment.article = article));
+
+    if (before !== articleState(article, newNames)) {
+      recordAction(tx, viewer.user, 'article_update', article.reference);
+    }
+    return article;
+  });
+}
+
+function requirePermissionQuietly(viewer: Viewer, permission: Permission): boolean {
+  try {
+    requirePermissions(viewer.user, [permission]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** GET /articles/{slug}: the article (drafts included); each successful call adds 1 to `views`. */
+export async function readArticle(em: EntityManager, slug: string): Promise<Article> {
+  const article = await findArticle(em, slug);
+  const [row] = await em
+    .getConnection()
+    .execute<{ views: number }[]>(
+      'update article set views = views + 1 where reference = ? returning views',
+      [article.reference],
+    );
+  // Keep the managed entity in step without marking it dirty.
+  const data = em.getUnitOfWork().getOriginalEntityData(article) as Record<string, unknown> | undefined;
+  article.views = row.views;
+  if (data) data.views = row.views;
+  return article;
+}
+
+/**
+ * DELETE /articles/{slug}: soft-deletes the article; its tags lose 1 from
+ * `content_count`, its images are detached and marked for deletion, its comments
+ * become private; action `article_delete`.
+ */
+export function deleteArticle(em: EntityManager, viewer: Viewer, slug: string): Promise<void> {
+  return em.transactional(async (tx) => {
+    const article = await findArticle(tx, slug);
+    requirePermissions(viewer.user, ['article:delete']);
+    requireScopes(viewer, ['delete:article']);
+    if (article.author.reference !== viewer.user.reference) {
+      requirePermissions(viewer.user, ['article:delete_moderator']);
+    }
+    const deleted = await tx.nativeUpdate(
+      Article,
+      { reference: article.reference, deleted: false },
+      { deleted: true },
+    );
+    if (deleted === 0) throw new AppError('articles:not_found');
+    await moveTagCounts(tx, await storedTags(tx, article), -1);
+    await tx.nativeUpdate(
+      Attachment,
+      { article: article.reference },
+      { article: null, marked_for_deletion: true },
+    );
+    await tx
+      .getConnection()
+      .execute(`update comment set private = true where content_type = 'article' and content_reference = ?`, [
+        article.reference,
+      ]);
+    recordAction(tx, viewer.user, 'article_delete', article.reference);
+  });
+}
+
+const TITLE_TABLES: Record<TitleContentType, string> = { anime: 'anime', manga: 'manga', novel: 'novel' };
+
+const likeLiteral = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * POST /articles (§3.8): non-deleted, never `system`; published ones, or with
+ * `draft: true` the caller's own drafts; filters combine with AND; `sort`, then
+ * reference desc.
+ */
+export async function listArticles(
+  em: EntityManager,
+  viewer: Viewer | null,
+  input: ArticleListInput,
+  page: PageArgs,
+): Promise<Page<Article>> {
+  const where: string[] = ['not a.deleted', `a.category <> 'system'`];
+  const params: unknown[] = [];
+  if (input.author !== undefined && input.author !== null) {
+    let author: User;
+    try {
+      author = await findUserByUsername(em, input.author);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'user:not_found') {
+        throw new AppError('articles:author_not_found');
+      }
+      throw error;
+    }
+    where.push('a.author_reference = ?');
+    params.push(author.reference);
+  }
+  if (input.draft === true) {
+    if (!viewer) return toPage([], 0, page);
+    where.push('a.draft', 'a.author_reference = ?');
+    params.push(viewer.user.reference);
+  } else {
+    where.push('not a.draft');
+  }
+  const categories = input.categories ?? [];
+  if (categories.length > 0) {
+    where.push(`a.category in (${categories.map(() => '?').join(', ')})`);
+    params.push(...categories);
+  }
+  for (const tag of distinctTags(input.tags ?? [])) {
+    where.push(
+      'exists (select 1 from article_tag at join tag t on t.reference = at.tag_reference where at.article_reference = a.reference and t.name = ?)',
+    );
+    params.push(tag);
+  }
+  if (input.content_type) {
+    where.push('a.content_type = ?');
+    params.push(input.content_type);
+  }
+  if (input.content_slug !== undefined && input.content_slug !== null) {
+    const kinds = input.content_type
+      ? [input.content_type]
+      : (Object.keys(TITLE_TABLES) as TitleContentType[]);
+    where.push(
+      `(${kinds
+        .map(
+          (kind) =>
+            `(a.content_type = '${kind}' and exists (select 1 from ${TITLE_TABLES[kind]} c where c.reference = a.content_reference and c.slug = ? and not c.deleted))`,
+        )
+        .join(' or ')})`,
+    );
+    params.push(...kinds.map(() => input.content_slug));
+  }
+  if (input.min_vote_score !== undefined && input.min_vote_score !== null) {
+    where.push(input.show_trusted === false ? 'a.vote_score >= ?' : '(a.vote_score >= ? or a.trusted)');
+    params.push(input.min_vote_score);
+  }
+  if (input.query) {
+    where.push(`(lower(a.title) like '%' || ? || '%' or lower(?) <% lower(a.title))`);
+    params.push(likeLiteral(input.query), input.query);
+  }
+  const order = (input.sort && input.sort.length > 0 ? input.sort : ['created:desc']).map((entry) => {
+    const [field, direction] = entry.split(':');
+    return `a.${field === 'vote_score' ? 'vote_score' : 'created'} ${direction === 'asc' ? 'asc' : 'desc'}`;
+  });
+  const condition = where.join(' and ');
+  const connection = em.getConnection();
+  const [{ total }] = await connection.execute<{ total: string }[]>(
+    `select count(*) as total from article a where ${condition}`,
+    params,
+  );
+  const { offset, limit } = pageWindow(page);
+  const rows = await connection.execute<{ reference: string }[]>(
+    `select a.reference from article a where ${condition}
+      order by ${[...order, 'a.reference desc'].join(', ')} limit ? offset ?`,
+    [...params, limit, offset],
+  );
+  const articles = await em.find(Article, { reference: { $in: rows.map((row) => row.reference) } });
+  const byReference = new Map(articles.map((article) => [article.reference, article]));
+  return toPage(
+    rows.map((row) => byReference.get(row.reference)!),
+    Number(total),
+    page,
+  );
+}

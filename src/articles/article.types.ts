@@ -1,0 +1,159 @@
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { ARTICLE_CATEGORIES, TITLE_CONTENT_TYPES, type ArticleCategory } from '../common/enums';
+import { PagedType } from '../common/pagination/pagination';
+import { ImageUrl, JSONScalar, TitleContentTypeScalar } from '../common/scalars';
+import { registerInputSpec } from '../common/validation/input-specs';
+import type { JsonSchema, ObjectSpec } from '../common/validation/json-schema';
+import { booleanField, enumArray, enumValue, nullableText, sortField } from '../common/validation/schemas';
+import { Article, ArticleCategoryScalar } from './article.entity';
+import './document';
+
+/**
+ * A tag: 3 to 16 characters from `a`–`z` and the lower-case Ukrainian letters except
+ * `є` (so none of `ё ъ ы э` either; capitals and the apostrophe are rejected).
+ */
+export const TAG_PATTERN = '^[a-zа-щьюяіїґ]{3,16}$';
+export const tagName: JsonSchema = { type: 'string', pattern: TAG_PATTERN };
+export const tagsField: JsonSchema = { type: 'array', maxItems: 3, items: tagName };
+
+/** `null` or `{content_type, slug}` (a closed object). */
+const contentField: JsonSchema = {
+  anyOf: [
+    { type: 'null' },
+    {
+      type: 'object',
+      properties: { content_type: enumValue(TITLE_CONTENT_TYPES), slug: { type: 'string' } },
+      required: ['content_type', 'slug'],
+      additionalProperties: false,
+    },
+  ],
+};
+
+/** The #4/#5 body, fields in the contract's order (semantics §2 #4, #5). */
+export const ARTICLE_BODY: ObjectSpec = {
+  properties: {
+    title: { type: 'string', minLength: 3, maxLength: 255 },
+    document: { type: 'array', minItems: 1, 'x-check': 'article-document' },
+    content: contentField,
+    tags: tagsField,
+    draft: booleanField,
+    category: enumValue(ARTICLE_CATEGORIES),
+    trusted: booleanField,
+  },
+  required: ['title', 'document', 'tags', 'category'],
+};
+
+export interface ArticleContentRef {
+  content_type: 'anime' | 'manga' | 'novel';
+  slug: string;
+}
+
+/**
+ * An article as saved (#4, #5). `document` and `content` are JSON values whose
+ * rules ARTICLE_BODY states, so both doors reject the same inputs the same way.
+ */
+@InputType({ description: 'An article as saved by #4 and #5.' })
+export class ArticleInput {
+  @Field(() => String, { description: '3..255 characters.' })
+  title!: string;
+
+  @Field(() => JSONScalar, {
+    description: 'A valid document tree: ≥ 1 node, ≤ 1000 nodes, depth ≤ 10, JSON ≤ 65,536 characters.',
+  })
+  document!: unknown[];
+
+  @Field(() => JSONScalar, { nullable: true, description: 'null or {content_type, slug}.' })
+  content?: ArticleContentRef | null;
+
+  @Field(() => [String], { description: 'At most 3 tags; duplicates are dropped.' })
+  tags!: string[];
+
+  @Field(() => Boolean, { nullable: true, description: 'Default true.' })
+  draft?: boolean;
+
+  @Field(() => ArticleCategoryScalar)
+  category!: ArticleCategory;
+
+  @Field(() => Boolean, { nullable: true, description: 'Default false; admins only.' })
+  trusted?: boolean;
+}
+registerInputSpec(ArticleInput, ARTICLE_BODY);
+
+/** The catalog item an article is attached to (semantics §1.6). */
+@ObjectType({
+  description: 'The catalog item of an article; title_ja is title_original for manga and novels.',
+})
+export class ArticleContent {
+  @Field(() => TitleContentTypeScalar)
+  data_type!: 'anime' | 'manga' | 'novel';
+
+  @Field(() => ImageUrl, { nullable: true })
+  image!: string | null;
+
+  @Field(() => String, { nullable: true })
+  title_en!: string | null;
+
+  @Field(() => String, { nullable: true })
+  title_ua!: string | null;
+
+  @Field(() => String)
+  slug!: string;
+
+  @Field(() => String, { nullable: true })
+  title_ja!: string | null;
+}
+
+export const ARTICLE_SORT_FIELDS = ['vote_score', 'created'] as const;
+
+/** POST /articles body (semantics §3.8). */
+export const ARTICLE_LIST_BODY: ObjectSpec = {
+  properties: {
+    categories: enumArray(ARTICLE_CATEGORIES),
+    tags: { type: 'array', maxItems: 3, items: { type: 'string' } },
+    content_type: enumValue(TITLE_CONTENT_TYPES),
+    content_slug: { type: 'string' },
+    min_vote_score: { type: 'integer', minimum: 0 },
+    show_trusted: booleanField,
+    author: { type: 'string' },
+    draft: booleanField,
+    sort: sortField(ARTICLE_SORT_FIELDS),
+    query: nullableText(2, 255),
+  },
+};
+
+@InputType({ description: 'Filters of the article list (semantics §3.8).' })
+export class ArticleListInput {
+  @Field(() => [ArticleCategoryScalar], { nullable: true })
+  categories?: ArticleCategory[];
+
+  @Field(() => [String], { nullable: true })
+  tags?: string[];
+
+  @Field(() => TitleContentTypeScalar, { nullable: true })
+  content_type?: 'anime' | 'manga' | 'novel';
+
+  @Field(() => String, { nullable: true })
+  content_slug?: string;
+
+  @Field(() => Int, { nullable: true })
+  min_vote_score?: number;
+
+  @Field(() => Boolean, { nullable: true })
+  show_trusted?: boolean;
+
+  @Field(() => String, { nullable: true })
+  author?: string;
+
+  @Field(() => Boolean, { nullable: true })
+  draft?: boolean;
+
+  @Field(() => [String], { nullable: true })
+  sort?: string[];
+
+  @Field(() => String, { nullable: true })
+  query?: string | null;
+}
+registerInputSpec(ArticleListInput, ARTICLE_LIST_BODY);
+
+@ObjectType()
+export class ArticlePage extends PagedType(Article) {}

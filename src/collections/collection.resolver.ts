@@ -1,0 +1,168 @@
+import {
+  Arg,
+  Args,
+  Authorized,
+  createUnionType,
+  Ctx,
+  FieldResolver,
+  Int,
+  Mutation,
+  ObjectType,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
+import { User } from '../accounts/user.entity';
+import { Anime } from '../catalog/anime.entity';
+import { Manga } from '../catalog/manga.entity';
+import { Novel } from '../catalog/novel.entity';
+import { Character } from '../characters/character.entity';
+import { DeleteResult } from '../common/delete-result';
+import { ArgumentError } from '../common/errors/app-error';
+import { PageArgs, PagedType } from '../common/pagination/pagination';
+import type { RequestContext } from '../context';
+import { Person } from '../people/person.entity';
+import { viewerVoteScores } from '../votes/vote.loaders';
+import { Collection, CollectionItem } from './collection.entity';
+import { CollectionInput, CollectionSearchInput } from './collection.inputs';
+import {
+  collectionContent,
+  collectionItems,
+  type CollectionContent,
+  usersByReference,
+} from './collection.loaders';
+import {
+  createCollection,
+  deleteCollection,
+  getCollection,
+  searchCollections,
+  updateCollection,
+} from './collection.service';
+import { itemLimitOf } from './collection.view';
+
+/** What a collection item is about: an anime, a manga, a novel, a character or a person. */
+export const CollectionContentUnion = createUnionType({
+  name: 'CollectionContent',
+  types: () => [Anime, Manga, Novel, Character, Person] as const,
+  resolveType: (value) =>
+    value instanceof Anime
+      ? Anime
+      : value instanceof Manga
+        ? Manga
+        : value instanceof Novel
+          ? Novel
+          : value instanceof Character
+            ? Character
+            : Person,
+});
+
+@ObjectType()
+export class CollectionPage extends PagedType(Collection) {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The `reference` path parameter: a UUID in any case; GraphQL callers get the REST answer. */
+function collectionReference(value: string): string {
+  if (!UUID.test(value)) throw new ArgumentError('path', 'reference');
+  return value.toLowerCase();
+}
+
+/**
+ * Collections (semantics §3.7, contract #14 and #15). `@Authorized()` authenticates
+ * before the input is checked, as REST does; permissions and scopes are checked by
+ * the service after the collection is loaded (404 before 403).
+ */
+@Resolver(() => Collection)
+export class CollectionResolver {
+  @Authorized()
+  @Mutation(() => Collection, { description: 'POST /collections/create (scope create:collection).' })
+  async createCollection(
+    @Arg('input', () => CollectionInput) input: CollectionInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Collection> {
+    return createCollection(ctx.em, await ctx.auth.required(), input);
+  }
+
+  @Authorized()
+  @Mutation(() => Collection, { description: 'PUT /collections/{reference} (scope update:collection).' })
+  async updateCollection(
+    @Arg('reference', () => String) reference: string,
+    @Arg('input', () => CollectionInput) input: CollectionInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Collection> {
+    const viewer = await ctx.auth.required();
+    return updateCollection(ctx.em, viewer, collectionReference(reference), input);
+  }
+
+  @Authorized()
+  @Mutation(() => DeleteResult, { description: 'DELETE /collections/{reference} (scope delete:collection).' })
+  async deleteCollection(
+    @Arg('reference', () => String) reference: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<DeleteResult> {
+    const viewer = await ctx.auth.required();
+    await deleteCollection(ctx.em, viewer, collectionReference(reference));
+    return new DeleteResult();
+  }
+
+  @Query(() => Collection, {
+    description: 'GET /collections/{reference} (contract #14): every item with live content.',
+  })
+  collection(
+    @Arg('reference', () => String) reference: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Collection> {
+    return getCollection(ctx, collectionReference(reference));
+  }
+
+  @Query(() => CollectionPage, {
+    description: 'POST /collections (contract #15): collections with previews of at most 6 items.',
+  })
+  collections(
+    @Args(() => PageArgs) page: PageArgs,
+    @Arg('input', () => CollectionSearchInput, { nullable: true })
+    input: CollectionSearchInput | null | undefined,
+    @Ctx() ctx: RequestContext,
+  ): Promise<CollectionPage> {
+    return searchCollections(ctx, input ?? {}, page);
+  }
+}
+
+/** Viewer-specific and batched fields of a Collection. */
+@Resolver(() => Collection)
+export class CollectionFieldsResolver {
+  @FieldResolver(() => User, { description: 'The author; select is_followed for the caller.' })
+  author(@Root() collection: Collection, @Ctx() ctx: RequestContext): Promise<User> {
+    return usersByReference(ctx).load(collection.author.reference);
+  }
+
+  @FieldResolver(() => Int, { description: "The caller's vote (−1, 0 or 1); 0 when anonymous." })
+  my_score(@Root() collection: Collection, @Ctx() ctx: RequestContext): Promise<number> {
+    return viewerVoteScores(ctx, 'collection').load(collection.reference);
+  }
+
+  @FieldResolver(() => [CollectionItem], {
+    description: 'Items whose content is not deleted, by order: all (#14) or a preview of 6 (#15).',
+  })
+  collection(@Root() collection: Collection, @Ctx() ctx: RequestContext): Promise<CollectionItem[]> {
+    return collectionItems(ctx, itemLimitOf(collection) !== null).load(collection.reference);
+  }
+}
+
+@Resolver(() => CollectionItem)
+export class CollectionItemResolver {
+  @FieldResolver(() => CollectionContentUnion, {
+    description: 'Anime (with watch), Manga or Novel (with read), Character or Person.',
+  })
+  async content(@Root() item: CollectionItem, @Ctx() ctx: RequestContext): Promise<CollectionContent> {
+    const content = await collectionContent(ctx, item.content_type).load(item.content_reference);
+    if (!content) throw new Error(`collection item ${item.reference} has no content`);
+    return content;
+  }
+}
+
+export const collectionResolvers = [
+  CollectionResolver,
+  CollectionFieldsResolver,
+  CollectionItemResolver,
+] as const;

@@ -1,0 +1,230 @@
+import DataLoader from 'dataloader';
+import {
+  Arg,
+  Args,
+  Authorized,
+  Ctx,
+  FieldResolver,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
+import { DeleteResult } from '../common/delete-result';
+import type { CommentContentType, ReviewRecommendation } from '../common/enums';
+import { ArgumentError } from '../common/errors/app-error';
+import { PageArgs } from '../common/pagination/pagination';
+import type { RequestContext } from '../context';
+import { viewerVoteScores } from '../votes/vote.loaders';
+import { isUuid } from './comment-content';
+import { Comment, CommentContentTypeScalar } from './comment.entity';
+import {
+  commentThread,
+  contentComments,
+  latestComments,
+  listComments,
+  repliesFor,
+} from './comment-read.service';
+import { editComment, hideComment, MAX_VERSIONS, writeComment } from './comment.service';
+import {
+  CommentListTypeScalar,
+  CommentPage,
+  CommentPreviewType,
+  CommentReviewType,
+  EditCommentInput,
+  type CommentListType,
+  ReviewRecommendationScalar,
+  WriteCommentInput,
+} from './comment.types';
+
+const READ_SCOPE = ['read:comment:score'];
+
+/** Comments served without a viewer (#20: authentication none, `my_score` 0). */
+const anonymous = new WeakSet<Comment>();
+
+/** Earlier versions per comment, batched per request (`is_editable`). */
+function versionCounts(ctx: RequestContext): DataLoader<string, number> {
+  return ctx.loader(
+    'comments:versions',
+    () =>
+      new DataLoader<string, number>(async (references) => {
+        const rows = await ctx.em.execute<{ comment: string; count: string }[]>(
+          `select comment_reference as comment, count(*) as count from comment_version
+            where comment_reference in (${references.map(() => '?').join(', ')}) group by comment_reference`,
+          [...references],
+        );
+        const counts = new Map(rows.map((row) => [row.comment, Number(row.count)]));
+        return references.map((reference) => counts.get(reference) ?? 0);
+      }),
+  );
+}
+
+/**
+ * Loads the viewer-dependent values of every node in one query each, so that a
+ * page of threads costs the same whatever its size and depth.
+ */
+async function prime(ctx: RequestContext, nodes: Comment[], withViewer = true): Promise<void> {
+  const references = nodes.map((node) => node.reference);
+  if (references.length === 0) return;
+  await versionCounts(ctx).loadMany(references);
+  if (withViewer) await viewerVoteScores(ctx, 'comment').loadMany(references);
+}
+
+const checkUuid = (reference: string) => {
+  if (!isUuid(reference)) throw new ArgumentError('path', 'comment_reference');
+};
+
+@Resolver(() => Comment)
+export class CommentResolver {
+  @Authorized()
+  @Mutation(() => Comment, {
+    description: 'PUT /comments/{content_type}/{slug}: writes a comment or reply (permission comment:write).',
+  })
+  async writeComment(
+    @Arg('content_type', () => CommentContentTypeScalar) contentType: CommentContentType,
+    @Arg('slug', () => String) slug: string,
+    @Arg('input', () => WriteCommentInput) input: WriteCommentInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Comment> {
+    return writeComment(ctx.em, await ctx.auth.required(), contentType, slug, input);
+  }
+
+  @Authorized()
+  @Mutation(() => Comment, {
+    description: "PUT /comments/{comment_reference}: edits the caller's comment (permission comment:edit).",
+  })
+  async editComment(
+    @Arg('comment_reference', () => String) reference: string,
+    @Arg('input', () => EditCommentInput) input: EditCommentInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Comment> {
+    const viewer = await ctx.auth.required();
+    checkUuid(reference);
+    return editComment(ctx.em, viewer, reference, input);
+  }
+
+  @Authorized()
+  @Mutation(() => DeleteResult, {
+    description: 'DELETE /comments/{comment_reference}: hides a comment (own, or any for admins).',
+  })
+  async hideComment(
+    @Arg('comment_reference', () => String) reference: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<DeleteResult> {
+    const viewer = await ctx.auth.required();
+    checkUuid(reference);
+    await hideComment(ctx.em, viewer, reference);
+    return new DeleteResult();
+  }
+
+  @Query(() => CommentPage, {
+    description:
+      'Contract #9 GET /comments/{content_type}/{slug}/list: listable top-level comments, newest first, ' +
+      'each with its reply tree (scope read:comment:score).',
+  })
+  async contentComments(
+    @Arg('content_type', () => CommentContentTypeScalar) contentType: CommentContentType,
+    @Arg('slug', () => String) slug: string,
+    @Args(() => PageArgs) page: PageArgs,
+    @Arg('comment_type', () => CommentListTypeScalar, { nullable: true, defaultValue: 'all' })
+    commentType: CommentListType,
+    @Arg('recommended', () => ReviewRecommendationScalar, { nullable: true })
+    recommended: ReviewRecommendation | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<CommentPage> {
+    const viewer = await ctx.auth.optional();
+    const result = await contentComments(
+      ctx.em,
+      contentType,
+      slug,
+      viewer?.user.reference ?? null,
+      { comment_type: commentType, recommended },
+      page,
+      () => ctx.auth.optional(READ_SCOPE),
+    );
+    await prime(ctx, result.nodes);
+    return result.page;
+  }
+
+  @Query(() => CommentPage, {
+    description:
+      'Contract #10 GET /comments/list: public top-level comments across all content, newest first (flat).',
+  })
+  async comments(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: RequestContext): Promise<CommentPage> {
+    await ctx.auth.optional(READ_SCOPE);
+    const result = await listComments(ctx.em, page);
+    await prime(ctx, result.list);
+    return result;
+  }
+
+  @Query(() => Comment, {
+    description:
+      'Contract #17 GET /comments/thread/{comment_reference}: one comment with its reply tree ' +
+      '(scope read:comment:score).',
+  })
+  async commentThread(
+    @Arg('comment_reference', () => String) reference: string,
+    @Ctx() ctx: RequestContext,
+  ): Promise<Comment> {
+    const viewer = await ctx.auth.optional();
+    checkUuid(reference);
+    const result = await commentThread(ctx.em, reference, viewer?.user.reference ?? null, () =>
+      ctx.auth.optional(READ_SCOPE),
+    );
+    await prime(ctx, result.nodes);
+    return result.comment;
+  }
+
+  @Query(() => [Comment], {
+    description:
+      'Contract #20 GET /comments/latest: the 3 latest public top-level comments (no authentication).',
+  })
+  async latestComments(@Ctx() ctx: RequestContext): Promise<Comment[]> {
+    const list = await latestComments(ctx.em);
+    list.forEach((comment) => anonymous.add(comment));
+    await prime(ctx, list, false);
+    return list;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'Reference of the parent; null at depth 1.' })
+  parent(@Root() comment: Comment): string | null {
+    return comment.parent?.reference ?? null;
+  }
+
+  @FieldResolver(() => [Comment], { description: 'Nested replies where the endpoint says so, else [].' })
+  replies(@Root() comment: Comment): Comment[] {
+    return repliesFor(comment);
+  }
+
+  @FieldResolver(() => String, { description: 'The text; "" for a hidden comment.' })
+  text(@Root() comment: Comment): string {
+    return comment.hidden ? '' : comment.text;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Not hidden and fewer than 500 earlier versions.' })
+  async is_editable(@Root() comment: Comment, @Ctx() ctx: RequestContext): Promise<boolean> {
+    if (comment.hidden) return false;
+    return (await versionCounts(ctx).load(comment.reference)) < MAX_VERSIONS;
+  }
+
+  @FieldResolver(() => Int, { description: "The caller's vote on the comment (0 when anonymous)." })
+  async my_score(@Root() comment: Comment, @Ctx() ctx: RequestContext): Promise<number> {
+    if (anonymous.has(comment)) return 0;
+    return viewerVoteScores(ctx, 'comment').load(comment.reference);
+  }
+
+  @FieldResolver(() => CommentPreviewType, { description: 'The commented content: {title, image, slug}.' })
+  preview(@Root() comment: Comment): CommentPreviewType {
+    return comment.preview;
+  }
+
+  @FieldResolver(() => CommentReviewType, {
+    nullable: true,
+    description: 'GraphQL only: the review the comment carries.',
+  })
+  review(@Root() comment: Comment): CommentReviewType | null {
+    if (comment.review_recommendation === null) return null;
+    return { recommended: comment.review_recommendation, score: comment.review_score ?? 0 };
+  }
+}

@@ -1,0 +1,331 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordAction } from '../accounts/actions';
+import { User } from '../accounts/user.entity';
+import { requirePermissions } from '../common/auth/permissions';
+import { requireScopes, type Viewer } from '../common/auth/session';
+import type { CommentContentType, ReviewRecommendation } from '../common/enums';
+import { AppError } from '../common/errors/app-error';
+import { notifyAll, type NotificationRequest, userSnapshot } from '../notifications/notify';
+import {
+  type CommentContent,
+  COUNTED_TABLES,
+  findCommentContent,
+  isUuid,
+  PRIVATE_SQL,
+} from './comment-content';
+import { Comment, CommentVersion } from './comment.entity';
+import { cleanCommentText, type EditCommentInput, type WriteCommentInput } from './comment.types';
+
+export const MAX_DEPTH = 5;
+export const COMMENT_HOURLY_LIMIT = 100;
+export const MAX_VERSIONS = 500;
+const REVIEWABLE = new Set<CommentContentType>(['anime', 'manga', 'novel']);
+const MENTION = /@([A-Za-z0-9_]+)/g;
+const MAX_MENTIONS = 10;
+
+/** Start of the current UTC clock hour. */
+export function clockHour(at = new Date()): Date {
+  const hour = new Date(at);
+  hour.setUTCMinutes(0, 0, 0);
+  return hour;
+}
+
+/** Adds `delta` to `total_replies` of the comment `from` and all its ancestors. */
+async function moveTotalReplies(em: EntityManager, from: string, delta: number): Promise<void> {
+  await em.execute(
+    `with recursive up as (
+       select reference, parent_reference from comment where reference = ?
+       union all
+       select c.reference, c.parent_reference from comment c join up on c.reference = up.parent_reference
+     )
+     update comment set total_replies = total_replies + ? where reference in (select reference from up)`,
+    [from, delta],
+  );
+}
+
+/** Adds `delta` to the content's `comments_count` (§6.4); edits keep no count. */
+async function moveCommentsCount(
+  em: EntityManager,
+  type: CommentContentType,
+  reference: string,
+  delta: number,
+): Promise<void> {
+  const table = COUNTED_TABLES[type];
+  if (!table) return;
+  await em.execute(`update "${table}" set comments_count = comments_count + ? where reference = ?`, [
+    delta,
+    reference,
+  ]);
+}
+
+/** The caller's list score for a title (0 when it has no entry), kept by a review. */
+async function listScore(em: EntityManager, user: string, type: CommentContentType, reference: string) {
+  const [row] =
+    type === 'anime'
+      ? await em.execute<{ score: number }[]>(
+          `select score from watch_entry where user_reference = ? and anime_reference = ?`,
+          [user, reference],
+        )
+      : await em.execute<{ score: number }[]>(
+          `select score from read_entry where user_reference = ? and ${type}_reference = ?`,
+          [user, reference],
+        );
+  return row?.score ?? 0;
+}
+
+/** Whether the user already has a review on the content (other than `except`). */
+async function hasReview(
+  em: EntityManager,
+  user: string,
+  type: CommentContentType,
+  reference: string,
+  except?: string,
+): Promise<boolean> {
+  const count = await em.count(Comment, {
+    author: user,
+    content_type: type,
+    content_reference: reference,
+    deleted: false,
+    review_recommendation: { $ne: null },
+    ...(except ? { reference: { $ne: except } } : {}),
+  });
+  return count > 0;
+}
+
+/** A comment by reference that is not deleted and that the caller may see (else 404). */
+async function findVisibleComment(em: EntityManager, reference: string, viewer: string | null) {
+  if (!isUuid(reference)) throw new AppError('comment:not_found');
+  const comment = await em.findOne(
+    Comment,
+    { reference: reference.toLowerCase(), deleted: false },
+    { populate: ['author'] },
+  );
+  if (!comment) throw new AppError('comment:not_found');
+  if (!(await maysee(em, comment, viewer))) throw new AppError('comment:not_found');
+  return comment;
+}
+
+/** A private comment (on a private collection) is visible only to the collection's author. */
+export async function maysee(em: EntityManager, comment: Comment, viewer: string | null): Promise<boolean> {
+  if (!comment.private && comment.content_type !== 'collection') return true;
+  const [row] = await em.execute<{ private: boolean; owner: string | null }[]>(
+    `select ${PRIVATE_SQL} as private,
+            (select author_reference from collection where reference = c.content_reference) as owner
+       from comment c where c.reference = ?`,
+    [comment.reference],
+  );
+  return !row?.private || (viewer !== null && row.owner === viewer);
+}
+
+/** The notifications a new comment causes (semantics §4), sent in the caller's transaction. */
+async function notifyComment(
+  em: EntityManager,
+  author: User,
+  comment: Comment,
+  content: CommentContent,
+  parent: Comment | null,
+): Promise<void> {
+  const data = {
+    slug: content.slug,
+    content_type: content.type,
+    comment_reference: comment.reference,
+    comment_depth: comment.depth,
+    comment_text: comment.text,
+    base_comment_reference: comment.thread_root?.reference ?? comment.reference,
+    ...userSnapshot(author),
+  };
+  const eventKey = `comment:${comment.reference}`;
+  const requests: NotificationRequest[] = [];
+  const push = (recipient: User, type: NotificationRequest['type']) =>
+    requests.push({ recipient, type, initiator: author, data, eventKey, at: comment.created });
+
+  const names = [
+    ...new Set([...comment.text.matchAll(MENTION)].map((match) => match[1].toLowerCase())),
+  ].slice(0, MAX_MENTIONS);
+  if (names.length > 0) {
+    const users = await em
+      .createQueryBuilder(User, 'u')
+      .where({ role: { $ne: 'deleted' } })
+      .andWhere(`lower(u.username) in (${names.map(() => '?').join(', ')})`, names)
+      .getResultList();
+    users.forEach((user) => push(user, 'comment_tag'));
+  }
+  if (parent) push(parent.author, 'comment_reply');
+  else if (content.owner) {
+    const owner = await em.findOne(User, { reference: content.owner });
+    const type =
+      content.type === 'collection'
+        ? 'collection_comment'
+        : content.type === 'article'
+          ? 'article_comment'
+          : content.type === 'edit'
+            ? 'edit_comment'
+            : null;
+    if (owner && type) push(owner, type);
+  }
+  if (requests.length > 0) await notifyAll(em, requests);
+}
+
+/** PUT /comments/{content_type}/{slug}: writes a comment or a reply (semantics §3.5). */
+export function writeComment(
+  em: EntityManager,
+  viewer: Viewer,
+  type: CommentContentType,
+  slug: string,
+  input: WriteCommentInput,
+): Promise<Comment> {
+  return em.transactional(async (tx) => {
+    const user = viewer.user.reference;
+    const content = await findCommentContent(tx, type, slug, user);
+    if (!content) throw new AppError('comment:content_not_found');
+    requirePermissions(viewer.user, ['comment:write']);
+    requireScopes(viewer, ['create:comment']);
+
+    const recent = await tx.count(Comment, { author: user, deleted: false, created: { $gte: clockHour() } });
+    if (recent >= COMMENT_HOURLY_LIMIT) throw new AppError('comment:rate_limit');
+
+    let parent: Comment | null = null;
+    if (input.parent !== undefined && input.parent !== null) {
+      parent = await tx.findOne(
+        Comment,
+        {
+          reference: input.parent.toLowerCase(),
+          deleted: false,
+          content_type: type,
+          content_reference: content.reference,
+        },
+        { populate: ['author'] },
+      );
+      if (!parent) throw new AppError('comment:parent_not_found');
+      if (parent.depth >= MAX_DEPTH) throw new AppError('comment:max_depth');
+    }
+
+    let review: ReviewRecommendation | null = null;
+    if (input.review) {
+      if (!REVIEWABLE.has(type)) throw new AppError('review:non_reviewable_content');
+      if (input.parent !== undefined && input.parent !== null) throw new AppError('review:no_parent');
+      if (await hasReview(tx, user, type, content.reference)) throw new AppError('review:has_review');
+      review = input.review.recommended;
+    }
+
+    const at = new Date();
+    const comment = tx.create(Comment, {
+      author: viewer.user,
+      content_type: type,
+      content_reference: content.reference,
+      parent,
+      thread_root: parent ? (parent.thread_root ?? parent) : null,
+      depth: parent ? parent.depth + 1 : 1,
+      text: cleanCommentText(input.text),
+      private: content.private,
+      review_recommendation: review,
+      review_score: review ? await listScore(tx, user, type, content.reference) : null,
+      preview: content.preview,
+      created: at,
+      updated: at,
+    });
+    await tx.flush();
+    if (!parent) {
+      await tx.nativeUpdate(Comment, { reference: comment.reference }, { thread_root: comment.reference });
+      comment.thread_root = comment;
+    } else {
+      await moveTotalReplies(tx, parent.reference, 1);
+    }
+    await moveCommentsCount(tx, type, content.reference, 1);
+    await notifyComment(tx, viewer.user, comment, content, parent);
+    recordAction(tx, viewer.user, 'comment_write', comment.reference);
+    return comment;
+  });
+}
+
+/** The content's look-up data from a comment's stored target (for recomputing its preview). */
+async function contentOfComment(em: EntityManager, comment: Comment): Promise<CommentContent | null> {
+  const type = comment.content_type;
+  let slug: string | undefined;
+  if (type === 'collection') slug = comment.content_reference;
+  else if (type === 'edit') slug = String(Number(comment.content_reference.slice(24)));
+  else {
+    const [row] = await em.execute<{ slug: string }[]>(`select slug from "${type}" where reference = ?`, [
+      comment.content_reference,
+    ]);
+    slug = row?.slug;
+  }
+  if (slug === undefined) return null;
+  const owner =
+    type === 'collection'
+      ? ((
+          await em.execute<{ author_reference: string }[]>(
+            `select author_reference from collection where reference = ?`,
+            [comment.content_reference],
+          )
+        )[0]?.author_reference ?? null)
+      : null;
+  return findCommentContent(em, type, slug, owner);
+}
+
+/** PUT /comments/{comment_reference}: edits the caller's comment, keeping its history (§3.5). */
+export function editComment(
+  em: EntityManager,
+  viewer: Viewer,
+  reference: string,
+  input: EditCommentInput,
+): Promise<Comment> {
+  return em.transactional(async (tx) => {
+    const user = viewer.user.reference;
+    const comment = await findVisibleComment(tx, reference, user);
+    requirePermissions(viewer.user, ['comment:edit']);
+    requireScopes(viewer, ['update:comment']);
+    if (comment.author.reference !== user) throw new AppError('comment:not_owner');
+    if (comment.hidden) throw new AppError('comment:hidden');
+    const versions = await tx.count(CommentVersion, { comment: comment.reference });
+    if (versions >= MAX_VERSIONS) throw new AppError('comment:not_editable');
+    if (input.review) {
+      if (!REVIEWABLE.has(comment.content_type)) throw new AppError('review:non_reviewable_content');
+      if (comment.parent !== null) throw new AppError('review:no_parent');
+      if (await hasReview(tx, user, comment.content_type, comment.content_reference, comment.reference)) {
+        throw new AppError('review:has_review');
+      }
+    }
+
+    const at = new Date();
+    tx.create(CommentVersion, { comment, text: comment.text, created: comment.updated });
+    comment.text = cleanCommentText(input.text);
+    if (input.review) {
+      if (comment.review_recommendation === null) {
+        comment.review_score = await listScore(tx, user, comment.content_type, comment.content_reference);
+      }
+      comment.review_recommendation = input.review.recommended;
+    } else {
+      comment.review_recommendation = null;
+      comment.review_score = null;
+    }
+    const content = await contentOfComment(tx, comment);
+    if (content) comment.preview = content.preview;
+    comment.updated = at;
+    recordAction(tx, viewer.user, 'comment_edit', comment.reference);
+    await tx.flush();
+    return comment;
+  });
+}
+
+/** DELETE /comments/{comment_reference}: hides a comment (own, or anyone's for admins) (§3.5). */
+export function hideComment(em: EntityManager, viewer: Viewer, reference: string): Promise<void> {
+  return em.transactional(async (tx) => {
+    const user = viewer.user.reference;
+    const comment = await findVisibleComment(tx, reference, user);
+    requirePermissions(viewer.user, [
+      comment.author.reference === user ? 'comment:hide' : 'comment:hide_admin',
+    ]);
+    requireScopes(viewer, ['delete:comment']);
+    if (comment.hidden) throw new AppError('comment:already_hidden');
+
+    comment.hidden = true;
+    comment.hidden_by = tx.getReference(User, user);
+    comment.review_recommendation = null;
+    comment.review_score = null;
+    await tx.flush();
+    if (comment.parent) await moveTotalReplies(tx, comment.parent.reference, -1);
+    await moveCommentsCount(tx, comment.content_type, comment.content_reference, -1);
+    recordAction(tx, viewer.user, 'comment_hide', comment.reference);
+  });
+}

@@ -1,0 +1,31 @@
+import { VOTE_CONTENT_TYPES } from '../common/enums';
+import type { RestRoute } from '../rest/route';
+import { oneOf, slugParam } from '../rest/schemas';
+import { VOTE_BODY } from './vote.types';
+
+const voteParams = { content_type: oneOf(VOTE_CONTENT_TYPES), slug: slugParam };
+
+/** Votes (semantics §3.6). */
+export const voteRoutes: RestRoute[] = [
+  {
+    method: 'PUT',
+    path: '/vote/{content_type}/{slug}',
+    auth: 'required',
+    params: voteParams,
+    body: VOTE_BODY,
+    rootField: 'setVote',
+    document: `mutation SetVote($content_type: VoteContentType!, $slug: String!, $input: VoteInput!) {
+      setVote(content_type: $content_type, slug: $slug, input: $input) { score }
+    }`,
+  },
+  {
+    method: 'GET',
+    path: '/vote/{content_type}/{slug}',
+    auth: 'required',
+    params: voteParams,
+    rootField: 'vote',
+    document: `query Vote($content_type: VoteContentType!, $slug: String!) {
+      vote(content_type: $content_type, slug: $slug) { score }
+    }`,
+  },
+];

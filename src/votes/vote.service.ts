@@ -1,0 +1,168 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordAction } from '../accounts/actions';
+import { User } from '../accounts/user.entity';
+import { Article } from '../articles/article.entity';
+import { Collection } from '../collections/collection.entity';
+import { Comment } from '../comments/comment.entity';
+import { requirePermissions } from '../common/auth/permissions';
+import { requireScopes, type Viewer } from '../common/auth/session';
+import type { VoteContentType } from '../common/enums';
+import { AppError } from '../common/errors/app-error';
+import { notifyVote, type VoteNotificationType } from '../notifications/notify';
+import { Vote } from './vote.entity';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A votable item: its reference, author, table and notification payload. */
+interface VoteTarget {
+  reference: string;
+  author: User;
+  table: 'collection' | 'comment' | 'article';
+  notification: VoteNotificationType;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The look-up of §1.8 for votes: a collection by reference (a private one only for
+ * its author), a comment by reference (not hidden), an article by exact slug; never
+ * deleted. Anything else → 404 `vote:content_not_found`.
+ */
+async function findTarget(
+  em: EntityManager,
+  viewer: Viewer,
+  kind: VoteContentType,
+  slug: string,
+): Promise<VoteTarget> {
+  const notFound = () => new AppError('vote:content_not_found');
+  switch (kind) {
+    case 'article': {
+      const article = await em.findOne(Article, { slug, deleted: false }, { populate: ['author'] });
+      if (!article) throw notFound();
+      return {
+        reference: article.reference,
+        author: article.author,
+        table: 'article',
+        notification: 'article_vote',
+        data: { slug: article.slug },
+      };
+    }
+    case 'collection': {
+      if (!UUID.test(slug)) throw notFound();
+      const collection = await em.findOne(
+        Collection,
+        { reference: slug.toLowerCase(), deleted: false },
+        { populate: ['author'] },
+      );
+      if (!collection) throw notFound();
+      if (collection.visibility === 'private' && collection.author.reference !== viewer.user.reference) {
+        throw notFound();
+      }
+      return {
+        reference: collection.reference,
+        author: collection.author,
+        table: 'collection',
+        notification: 'collection_vote',
+        data: { slug: collection.reference },
+      };
+    }
+    case 'comment': {
+      if (!UUID.test(slug)) throw notFound();
+      const comment = await em.findOne(
+        Comment,
+        { reference: slug.toLowerCase(), deleted: false, hidden: false },
+        { populate: ['author'] },
+      );
+      if (!comment) throw notFound();
+      return {
+        reference: comment.reference,
+        author: comment.author,
+        table: 'comment',
+        notification: 'comment_vote',
+        // Comment data (§4); `username`/`avatar` are the voter's, set by notifyVote.
+        data: {
+          slug: comment.preview.slug,
+          content_type: comment.content_type,
+          comment_reference: comment.reference,
+          comment_depth: comment.depth,
+          comment_text: comment.text,
+          base_comment_reference: comment.thread_root?.reference ?? comment.reference,
+        },
+      };
+    }
+  }
+}
+
+/**
+ * PUT /vote/{content_type}/{slug}: look-up → permission `vote:set` and scope
+ * `set:vote`; upserts the caller's vote and sets the item's `vote_score` (and a
+ * collection's `system_ranking`) to the sum of its votes, in one transaction with
+ * the notification and the `vote_set` action.
+ */
+export function setVote(
+  em: EntityManager,
+  viewer: Viewer,
+  kind: VoteContentType,
+  slug: string,
+  score: number,
+): Promise<number> {
+  return em.transactional(async (tx) => {
+    const target = await findTarget(tx, viewer, kind, slug);
+    requirePermissions(viewer.user, ['vote:set']);
+    requireScopes(viewer, ['set:vote']);
+    const connection = tx.getConnection();
+    // Locks the item: concurrent votes on it run one after another, so the sum is exact.
+    const [locked] = await connection.execute<{ vote_score: number }[]>(
+      `select vote_score from "${target.table}" where reference = ? for update`,
+      [target.reference],
+    );
+    const oldScore = locked.vote_score;
+    await connection.execute(
+      `insert into vote (reference, user_reference, content_type, content_reference, score, created, updated)
+       values (gen_random_uuid(), ?, ?, ?, ?, now(), now())
+       on conflict (user_reference, content_type, content_reference)
+       do update set score = excluded.score, updated = excluded.updated`,
+      [viewer.user.reference, kind, target.reference, score],
+    );
+    const [{ sum }] = await connection.execute<{ sum: string }[]>(
+      `select coalesce(sum(score), 0) as sum from vote where content_type = ? and content_reference = ?`,
+      [kind, target.reference],
+    );
+    const newScore = Number(sum);
+    await connection.execute(
+      kind === 'collection'
+        ? `update "collection" set vote_score = ?, system_ranking = ? where reference = ?`
+        : `update "${target.table}" set vote_score = ? where reference = ?`,
+      kind === 'collection' ? [newScore, newScore, target.reference] : [newScore, target.reference],
+    );
+    await notifyVote(tx, {
+      type: target.notification,
+      recipient: target.author,
+      voter: viewer.user,
+      item: target.reference,
+      data: target.data,
+      userScore: score,
+      oldScore,
+      newScore,
+    });
+    recordAction(tx, viewer.user, 'vote_set', target.reference);
+    return score;
+  });
+}
+
+/** GET /vote/{content_type}/{slug}: look-up → scope `read:vote` → the caller's vote or 404 `vote:not_found`. */
+export async function getVote(
+  em: EntityManager,
+  viewer: Viewer,
+  kind: VoteContentType,
+  slug: string,
+): Promise<number> {
+  const target = await findTarget(em, viewer, kind, slug);
+  requireScopes(viewer, ['read:vote']);
+  const vote = await em.findOne(Vote, {
+    user: viewer.user.reference,
+    content_type: kind,
+    content_reference: target.reference,
+  });
+  if (!vote) throw new AppError('vote:not_found');
+  return vote.score;
+}

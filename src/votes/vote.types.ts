@@ -1,0 +1,30 @@
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { VOTE_CONTENT_TYPES } from '../common/enums';
+import { enumScalar } from '../common/scalars/enum.scalar';
+import { registerInputSpec } from '../common/validation/input-specs';
+import type { ObjectSpec } from '../common/validation/json-schema';
+
+export const VoteContentTypeScalar = enumScalar('VoteContentType', VOTE_CONTENT_TYPES);
+
+/** PUT /vote/{content_type}/{slug} body (semantics §3.6). */
+export const VOTE_BODY: ObjectSpec = {
+  properties: { score: { type: 'integer', enum: [-1, 0, 1] } },
+  required: ['score'],
+};
+
+@InputType({ description: 'A vote: −1, 0 or 1.' })
+export class VoteInput {
+  @Field(() => Int)
+  score!: number;
+}
+registerInputSpec(VoteInput, VOTE_BODY);
+
+@ObjectType({ description: "The caller's vote." })
+export class VoteResult {
+  @Field(() => Int)
+  score!: number;
+
+  constructor(score: number) {
+    this.score = score;
+  }
+}
