@@ -13,8 +13,14 @@ import { asAppError, formatGraphQLError } from './common/errors/render';
 import { requestScope } from './common/request-scope';
 import type { Config } from './config';
 import { RequestContext } from './context';
+import { graphqlLimitOptions } from './graphql/limits';
+import { playgroundRouter } from './graphql/playground';
 import { contextOf, sendError } from './http';
+import { httpCaching } from './http/caching';
+import { corsMiddleware } from './http/cors';
+import { createRateLimit } from './http/rate-limit';
 import type { Mailer } from './mail/mailer';
+import { openApiRouter } from './rest/docs';
 import { restRouter } from './rest/rest-router';
 import type { RestRoute } from './rest/route';
 import { restRoutes } from './rest/routes';
@@ -55,6 +61,12 @@ export async function buildApp({
   mailer,
 }: AppDependencies): Promise<App> {
   const accounts = createAccountServices(config, log, mailer);
+  const limits = graphqlLimitOptions<RequestContext>({
+    maxDepth: config.graphqlMaxDepth,
+    maxCost: config.graphqlMaxCost,
+    maxAliases: config.graphqlMaxAliases,
+    maxTokens: config.graphqlMaxTokens,
+  });
   const apollo = new ApolloServer<RequestContext>({
     schema: await buildAppSchema(),
     formatError: formatGraphQLError,
@@ -62,7 +74,11 @@ export async function buildApp({
     includeStacktraceInErrorResponses: false,
     // main.ts owns the shutdown sequence (server, Apollo, pool, database).
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    // Depth, alias, token and cost limits, all checked before execution (src/graphql/limits.ts).
+    parseOptions: limits.parseOptions,
+    validationRules: limits.validationRules,
+    csrfPrevention: true,
+    plugins: [ApolloServerPluginLandingPageDisabled(), limits.plugin],
   });
   await apollo.start();
 
@@ -83,6 +99,8 @@ export async function buildApp({
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
     }),
   );
+  const cors = corsMiddleware(config);
+  if (cors) app.use(cors);
   app.use(cookieParser());
   app.use(requestContext(orm, accounts));
   app.use(requestTimeout(config.requestTimeoutMs));
@@ -99,8 +117,15 @@ export async function buildApp({
     }
   });
 
+  // After the health checks: they are never rate limited.
+  const rateLimit = createRateLimit(config, log);
+  app.use(rateLimit.middleware);
+
+  app.use(playgroundRouter());
   app.post('/graphql', express.json({ limit: '1mb', strict: false }));
   app.use('/graphql', expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) }));
+  app.use(await openApiRouter(routes));
+  app.use(httpCaching(routes, config));
   app.use(restRouter(routes, apollo));
 
   app.use((_req, res) => sendError(res, new AppError('system:not_found'), contextOf(res).language));
@@ -112,6 +137,7 @@ export async function buildApp({
     stop: async () => {
       await apollo.stop();
       await accounts.mailer.close();
+      await rateLimit.close();
     },
   };
 }

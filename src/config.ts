@@ -14,8 +14,25 @@ export interface Config {
   readonly publicUrl: string;
   readonly logLevel: LogLevel;
   readonly rateLimit: boolean;
+  /** Requests each caller may make per `rateLimitWindowSeconds` across REST and GraphQL. */
+  readonly rateLimitPoints: number;
+  readonly rateLimitWindowSeconds: number;
+  /** Prefix of the rate-limit keys in Redis (instances sharing a budget use the same prefix). */
+  readonly rateLimitPrefix: string;
+  /** `redis://` or `rediss://` URL; present: rate-limit budgets are shared through Redis. */
+  readonly redisUrl: string | undefined;
+  /** Origins allowed by CORS (exact `scheme://host[:port]`, or `*`); empty: no CORS headers. */
+  readonly corsOrigins: readonly string[];
+  /** `max-age` of anonymous catalog GET responses, in seconds. */
+  readonly cacheMaxAgeSeconds: number;
   readonly requestTimeoutMs: number;
   readonly graphqlMaxDepth: number;
+  /** Query cost limit (formula in src/graphql/limits.ts). */
+  readonly graphqlMaxCost: number;
+  /** Aliased fields per operation, fragments expanded. */
+  readonly graphqlMaxAliases: number;
+  /** Lexical tokens per GraphQL document. */
+  readonly graphqlMaxTokens: number;
   readonly introspection: boolean;
   readonly trgmThreshold: number;
   /** `smtp://` or `smtps://` URL of the mail server; absent: emails are written to the log. */
@@ -121,6 +138,44 @@ function smtpUrl(env: Env): string | undefined {
   return raw;
 }
 
+function redisUrl(env: Env): string | undefined {
+  const raw = env.REDIS_URL;
+  if (!raw) return undefined;
+  let protocol: string;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  return raw;
+}
+
+/** `CORS_ORIGINS`: comma-separated origins such as `https://app.example.com`, or `*`. */
+function corsOrigins(env: Env): string[] {
+  const entries = (env.CORS_ORIGINS ?? '')
+    .split(',')
+    .map((entry) => entry.trim().replace(/\/+$/, ''))
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    if (entry === '*') continue;
+    let origin: string;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      origin = 'null';
+    }
+    if (origin === 'null' || origin !== entry.toLowerCase()) {
+      throw new ConfigError(
+        `CORS_ORIGINS entries must be origins like https://example.com or *, got "${entry}"`,
+      );
+    }
+  }
+  return entries.map((entry) => entry.toLowerCase());
+}
+
 function captchaSetting(env: Env): CaptchaSetting {
   const raw = env.SIGNUP_CAPTCHA ?? '';
   if (raw === '' || raw.toLowerCase() === 'off') return { kind: 'off' };
@@ -192,8 +247,17 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     logLevel,
     rateLimit: flag(env, 'RATE_LIMIT', true),
+    rateLimitPoints: integer(env, 'RATE_LIMIT_POINTS', 300, 1, 1000000),
+    rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
+    rateLimitPrefix: env.RATE_LIMIT_PREFIX || 'rate-limit',
+    redisUrl: redisUrl(env),
+    corsOrigins: Object.freeze(corsOrigins(env)),
+    cacheMaxAgeSeconds: integer(env, 'CACHE_MAX_AGE_SECONDS', 60, 0, 31536000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60000, 100, 3600000),
     graphqlMaxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
+    graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 1, 100000000),
+    graphqlMaxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 30, 0, 10000),
+    graphqlMaxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', 3000, 100, 1000000),
     introspection: flag(env, 'GRAPHQL_INTROSPECTION', true),
     trgmThreshold: threshold,
     smtpUrl: smtpUrl(env),

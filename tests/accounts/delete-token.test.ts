@@ -128,7 +128,8 @@ describe('DELETE /auth/token/{token_reference}', () => {
         { token_reference: other },
         { token: await buildToken(t.orm, user) },
       );
-      expect(res.body).toEqual({ data: { deleteToken: { success: true } } });
+      expect(res.body.errors).toBeUndefined();
+      expect(res.body.data).toEqual({ deleteToken: { success: true } });
       expect(await exists(other)).toBe(false);
     });
 

@@ -1,5 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
+import { queryLimitErrorOf } from '../../graphql/limits';
 import { requestScope } from '../request-scope';
 import { AppError, type Language } from './app-error';
 
@@ -41,7 +42,7 @@ const REQUEST_ERROR_CODES = new Set([
  * `extensions.http.status`. Documents refused before execution keep graphql-js's message.
  */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
+  const original = queryLimitErrorOf(error) ?? unwrapResolverError(error);
   const apolloCode = formatted.extensions?.code;
   if (
     !(original instanceof AppError) &&

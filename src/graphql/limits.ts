@@ -1,0 +1,323 @@
+/**
+ * GraphQL query limits (semantics §1.1, `system:query_too_complex`, HTTP 400).
+ *
+ * Every document is measured before anything runs, so a refused query sends no SQL:
+ *
+ * - **tokens**: graphql-js's `parse(…, { maxTokens })` (Apollo `parseOptions`); the
+ *   token count of a refused document is measured again for the message.
+ * - **depth**: the longest chain of nested fields, fragments expanded
+ *   (`{ manga(slug: "x") { title } }` has depth 2). A validation rule.
+ * - **aliases**: the number of aliased fields, fragments expanded at every use. A validation rule.
+ * - **cost** (depends on variables, so measured per request in `didResolveOperation`):
+ *
+ *       cost(field)   = 1                                   for a leaf
+ *                     = 1 + multiplier × cost(selections)   for an object field
+ *       multiplier    = `size` of the parent field          when the field is a list and
+ *                                                           its parent field is paged
+ *                                                           (has a `size` argument)
+ *                     = 1                                   otherwise
+ *
+ *   `size` is the argument's literal or variable value, else its default (15), clamped
+ *   to 1..100. Lists that are not paged (genres, authors, `replies`) count once: their
+ *   length is bounded by the data and they are batch-loaded. Introspection
+ *   (`__schema`, `__type`, `__typename`) costs 0 and has no depth, so tools can always
+ *   load the schema (it stays subject to the token and alias limits).
+ *   Example: `mangaList(size: 50) { list { title_en genres { name_en } } pagination { total } }`
+ *   costs 1 + (1 + 50 × (1 + (1 + 1))) + (1 + 1) = 154.
+ *
+ * The cost of every executed operation is reported in the response's `extensions.cost`.
+ */
+import type { ApolloServerPlugin } from '@apollo/server';
+import {
+  type ASTVisitor,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  getNamedType,
+  getNullableType,
+  GraphQLError,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  Kind,
+  Lexer,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  Source,
+  TokenKind,
+  type ValidationContext,
+  type ValidationRule,
+  valueFromASTUntyped,
+} from 'graphql';
+import { AppError } from '../common/errors/app-error';
+
+export type QueryLimit = 'depth' | 'cost' | 'aliases' | 'tokens';
+
+export interface GraphQLLimits {
+  readonly maxDepth: number;
+  readonly maxCost: number;
+  readonly maxAliases: number;
+  readonly maxTokens: number;
+}
+
+/** The paging defaults of the schema (`size: Int! = 15`, at most 100). */
+export const DEFAULT_PAGE_SIZE = 15;
+export const MAX_PAGE_SIZE = 100;
+
+/** The refusal, as a GraphQL error carrying the catalog error and HTTP 400. */
+export function queryTooComplex(
+  limit: QueryLimit,
+  value: number,
+  max: number,
+  nodes?: GraphQLError['nodes'],
+): GraphQLError {
+  const appError = new AppError('system:query_too_complex', { limit, value, max });
+  return new GraphQLError(appError.message_in('en'), {
+    nodes,
+    originalError: appError,
+    extensions: { http: { status: 400 } },
+  });
+}
+
+const TOKEN_LIMIT = /^Syntax Error: Document contains more th(?:an|at) (\d+) tokens/;
+
+/** Tokens of a document as graphql-js counts them (comments excluded); stops at a lexing error. */
+export function countTokens(body: string): number {
+  const lexer = new Lexer(new Source(body));
+  let count = 0;
+  try {
+    while (lexer.advance().kind !== TokenKind.EOF) count += 1;
+  } catch {
+    // Whatever was counted before the bad character is enough for the message.
+  }
+  return count;
+}
+
+/**
+ * The `system:query_too_complex` AppError behind an error Apollo reports, if any:
+ * a validation-rule or plugin refusal, or graphql-js's token-limit syntax error.
+ */
+export function queryLimitErrorOf(error: unknown): AppError | undefined {
+  let current: unknown = error;
+  for (let hops = 0; current instanceof Error && hops < 4; hops += 1) {
+    if (current instanceof AppError) return current.code === 'system:query_too_complex' ? current : undefined;
+    if (current instanceof GraphQLError) {
+      const tokens = TOKEN_LIMIT.exec(current.message);
+      if (tokens) {
+        const max = Number(tokens[1]);
+        const value = Math.max(countTokens(current.source?.body ?? ''), max + 1);
+        return new AppError('system:query_too_complex', { limit: 'tokens', value, max });
+      }
+      current = current.originalError;
+    } else return undefined;
+  }
+  return undefined;
+}
+
+type Fragments = (name: string) => FragmentDefinitionNode | undefined;
+
+const isIntrospection = (field: FieldNode) => field.name.value.startsWith('__');
+
+/** The deepest chain of fields under a selection set; fragment depths are memoised. */
+function depthOf(
+  set: SelectionSetNode,
+  fragments: Fragments,
+  memo: Map<string, number>,
+  seen: Set<string>,
+): number {
+  let deepest = 0;
+  for (const selection of set.selections) {
+    let depth = 0;
+    if (selection.kind === Kind.FIELD) {
+      if (isIntrospection(selection)) continue;
+      depth = 1 + (selection.selectionSet ? depthOf(selection.selectionSet, fragments, memo, seen) : 0);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      depth = depthOf(selection.selectionSet, fragments, memo, seen);
+    } else {
+      const name = selection.name.value;
+      const fragment = fragments(name);
+      if (!fragment || seen.has(name)) continue; // unknown or cyclic: other rules report it
+      if (!memo.has(name)) {
+        seen.add(name);
+        memo.set(name, depthOf(fragment.selectionSet, fragments, memo, seen));
+        seen.delete(name);
+      }
+      depth = memo.get(name)!;
+    }
+    deepest = Math.max(deepest, depth);
+  }
+  return deepest;
+}
+
+/** Aliased fields under a selection set, each fragment counted at every use. */
+function aliasesOf(
+  set: SelectionSetNode,
+  fragments: Fragments,
+  memo: Map<string, number>,
+  seen: Set<string>,
+): number {
+  let count = 0;
+  for (const selection of set.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (selection.alias) count += 1;
+      if (selection.selectionSet) count += aliasesOf(selection.selectionSet, fragments, memo, seen);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      count += aliasesOf(selection.selectionSet, fragments, memo, seen);
+    } else {
+      const name = selection.name.value;
+      const fragment = fragments(name);
+      if (!fragment || seen.has(name)) continue;
+      if (!memo.has(name)) {
+        seen.add(name);
+        memo.set(name, aliasesOf(fragment.selectionSet, fragments, memo, seen));
+        seen.delete(name);
+      }
+      count += memo.get(name)!;
+    }
+  }
+  return count;
+}
+
+/** The depth and alias limits as one graphql-js validation rule (results are cached by Apollo). */
+export function depthAndAliasRule({ maxDepth, maxAliases }: GraphQLLimits): ValidationRule {
+  return (context: ValidationContext): ASTVisitor => ({
+    OperationDefinition(operation) {
+      const fragments: Fragments = (name) => context.getFragment(name) ?? undefined;
+      const depth = depthOf(operation.selectionSet, fragments, new Map(), new Set());
+      if (depth > maxDepth) context.reportError(queryTooComplex('depth', depth, maxDepth, [operation]));
+      const aliases = aliasesOf(operation.selectionSet, fragments, new Map(), new Set());
+      if (aliases > maxAliases) {
+        context.reportError(queryTooComplex('aliases', aliases, maxAliases, [operation]));
+      }
+      return false;
+    },
+  });
+}
+
+/** The `size` a paged field asks for: literal, variable or default, clamped to 1..100. */
+function pageSizeOf(
+  node: FieldNode,
+  field: GraphQLField<unknown, unknown>,
+  variables: Record<string, unknown>,
+): number | undefined {
+  const argument = field.args.find((arg) => arg.name === 'size');
+  if (!argument) return undefined;
+  const given = node.arguments?.find((arg) => arg.name.value === 'size');
+  let value: unknown = argument.defaultValue ?? DEFAULT_PAGE_SIZE;
+  if (given) {
+    const raw = valueFromASTUntyped(given.value, variables);
+    if (raw !== undefined && raw !== null) value = raw;
+  }
+  const size = typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : DEFAULT_PAGE_SIZE;
+  return Math.min(Math.max(size, 1), MAX_PAGE_SIZE);
+}
+
+/** The cost of an operation with its variables (formula at the top of this file). */
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> = {},
+): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  // Variable defaults apply when the request leaves a variable out.
+  const values: Record<string, unknown> = {};
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (variables[name] !== undefined) values[name] = variables[name];
+    else if (definition.defaultValue) values[name] = valueFromASTUntyped(definition.defaultValue);
+  }
+  const memo = new Map<string, number>();
+
+  const costOf = (
+    set: SelectionSetNode,
+    parent: GraphQLNamedType | undefined,
+    pageSize: number | undefined,
+    seen: Set<string>,
+  ): number => {
+    let total = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (isIntrospection(selection)) continue;
+        const field =
+          parent && (isObjectType(parent) || isInterfaceType(parent))
+            ? parent.getFields()[selection.name.value]
+            : undefined;
+        if (!selection.selectionSet) {
+          total += 1;
+          continue;
+        }
+        const multiplier =
+          field && pageSize !== undefined && isListType(getNullableType(field.type)) ? pageSize : 1;
+        const childType = field ? getNamedType(field.type) : undefined;
+        const childPageSize = field ? pageSizeOf(selection, field, values) : undefined;
+        total += 1 + multiplier * costOf(selection.selectionSet, childType, childPageSize, seen);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+        total += costOf(selection.selectionSet, type ?? undefined, pageSize, seen);
+      } else {
+        const name = selection.name.value;
+        const fragment = fragments.get(name);
+        if (!fragment || seen.has(name)) continue;
+        const key = `${name}:${pageSize ?? ''}`;
+        if (!memo.has(key)) {
+          seen.add(name);
+          const type = schema.getType(fragment.typeCondition.name.value) ?? undefined;
+          memo.set(key, costOf(fragment.selectionSet, type, pageSize, seen));
+          seen.delete(name);
+        }
+        total += memo.get(key)!;
+      }
+    }
+    return total;
+  };
+
+  const root =
+    operation.operation === 'query'
+      ? schema.getQueryType()
+      : operation.operation === 'mutation'
+        ? schema.getMutationType()
+        : schema.getSubscriptionType();
+  return costOf(operation.selectionSet, root ?? undefined, undefined, new Set());
+}
+
+/**
+ * Measures the cost of each operation once it is resolved (before execution, so a
+ * refused query runs no SQL) and reports it in `extensions.cost`.
+ */
+export function costLimitPlugin<Context extends object>({
+  maxCost,
+}: GraphQLLimits): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      let cost: number | undefined;
+      return {
+        async didResolveOperation({ schema, document, operation, request }) {
+          if (!operation) return;
+          cost = operationCost(schema, document, operation, request.variables ?? {});
+          if (cost > maxCost) throw queryTooComplex('cost', cost, maxCost, [operation]);
+        },
+        async willSendResponse({ response }) {
+          if (cost === undefined || response.body.kind !== 'single') return;
+          const result = response.body.singleResult;
+          result.extensions = { ...result.extensions, cost };
+        },
+      };
+    },
+  };
+}
+
+/** Apollo options enforcing the limits: token limit, validation rules, cost plugin. */
+export function graphqlLimitOptions<Context extends object>(limits: GraphQLLimits) {
+  return {
+    parseOptions: { maxTokens: limits.maxTokens },
+    validationRules: [depthAndAliasRule(limits)],
+    plugin: costLimitPlugin<Context>(limits),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The GraphQL playground: GraphiQL at `GET /graphql` for browsers (requests that
+ * accept text/html), with every asset served by this service from node_modules
+ * (no CDN, works offline). The schema docs come from introspection.
+ */
+import { dirname, join } from 'node:path';
+import { type Request, type RequestHandler, Router } from 'express';
+
+const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+const moduleDir = (name: string) => dirname(require.resolve(name));
+
+/** Served file name → absolute path and content type. */
+function assetTable(): Map<string, { path: string; type: string }> {
+  const graphiql = packageDir('graphiql');
+  return new Map([
+    ['react.js', { path: join(moduleDir('react'), 'umd/react.production.min.js'), type: 'js' }],
+    ['react-dom.js', { path: join(moduleDir('react-dom'), 'umd/react-dom.production.min.js'), type: 'js' }],
+    ['graphiql.js', { path: join(graphiql, 'graphiql.min.js'), type: 'js' }],
+    ['graphiql.css', { path: join(graphiql, 'graphiql.min.css'), type: 'css' }],
+  ]);
+}
+
+const ASSETS = '/graphql/assets';
+
+/** The page's bootstrap script (a file of its own, so no inline script is needed). */
+export const PLAYGROUND_SCRIPT = `(function () {
+  'use strict';
+  // Plain JSON POSTs to this service's /graphql pass Apollo's CSRF prevention.
+  var fetcher = GraphiQL.createFetcher({ url: window.location.origin + '/graphql' });
+  ReactDOM.createRoot(document.getElementById('graphiql')).render(
+    React.createElement(GraphiQL, { fetcher: fetcher, defaultEditorToolsVisibility: true }),
+  );
+})();
+`;
+
+export const PLAYGROUND_HTML = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>GraphQL playground</title>
+    <link rel="stylesheet" href="${ASSETS}/graphiql.css" />
+    <style>html, body, #graphiql { height: 100%; margin: 0; }</style>
+  </head>
+  <body>
+    <div id="graphiql">Loading the playground…</div>
+    <script src="${ASSETS}/react.js"></script>
+    <script src="${ASSETS}/react-dom.js"></script>
+    <script src="${ASSETS}/graphiql.js"></script>
+    <script src="${ASSETS}/playground.js"></script>
+  </body>
+</html>
+`;
+
+/** Browsers navigating to /graphql; API clients (JSON, GraphQL responses) go on to Apollo. */
+const wantsHtml = (req: Request) =>
+  req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html';
+
+/** GET /graphql (HTML) and GET /graphql/assets/*; mount before Apollo's middleware. */
+export function playgroundRouter(): Router {
+  const router = Router({ strict: true, caseSensitive: true });
+  const assets = assetTable();
+  const page: RequestHandler = (req, res, next) => {
+    if (!wantsHtml(req)) {
+      // GET queries go on to Apollo, which needs a parsed body (and applies its CSRF checks).
+      req.body ??= {};
+      next();
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('html').send(PLAYGROUND_HTML);
+  };
+  router.get('/graphql', page);
+  router.get(`${ASSETS}/playground.js`, (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('js').send(PLAYGROUND_SCRIPT);
+  });
+  router.get(`${ASSETS}/:file`, (req, res, next) => {
+    const asset = assets.get(req.params.file);
+    if (!asset) {
+      next();
+      return;
+    }
+    res.type(asset.type);
+    res.sendFile(asset.path, { maxAge: '1h' }, (error) => {
+      if (error && !res.headersSent) next(error);
+    });
+  });
+  return router;
+}

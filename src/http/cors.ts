@@ -1,0 +1,31 @@
+import cors from 'cors';
+import type { RequestHandler } from 'express';
+import type { Config } from '../config';
+import { RATE_LIMIT_HEADERS } from './rate-limit';
+
+/**
+ * CORS for the origins in `CORS_ORIGINS` (`*` for any origin, then without
+ * credentials). Without the setting no CORS headers are sent at all.
+ */
+export function corsMiddleware(config: Config): RequestHandler | undefined {
+  if (config.corsOrigins.length === 0) return undefined;
+  const any = config.corsOrigins.includes('*');
+  return cors({
+    origin: any ? '*' : [...config.corsOrigins],
+    credentials: !any,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: [
+      'Content-Type',
+      'auth',
+      'captcha',
+      'Accept-Language',
+      'X-Request-Id',
+      'If-None-Match',
+      // Apollo's CSRF prevention accepts GraphQL GETs that carry one of these.
+      'Apollo-Require-Preflight',
+      'X-Apollo-Operation-Name',
+    ],
+    exposedHeaders: [...RATE_LIMIT_HEADERS, 'ETag', 'X-Request-Id'],
+    maxAge: 600,
+  });
+}

@@ -1,0 +1,17 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Express } from 'express';
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+
+export interface HttpTestApp {
+  app: Express;
+  stop(): Promise<void>;
+}
+
+/** An app instance on `orm` with the test environment plus `env` (e.g. RATE_LIMIT: 'on'). */
+export async function startHttpApp(orm: MikroORM, env: Record<string, string>): Promise<HttpTestApp> {
+  const config = loadConfig({ ...process.env, ...env });
+  const { app, stop } = await buildApp({ orm, config, log: createLogger(config) });
+  return { app, stop };
+}

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Redis } from 'ioredis';
+import request from 'supertest';
+import { buildManga } from '../factories';
+import { gql, rest } from '../setup/clients';
+import { openTestOrm, resetDatabase } from '../setup/db';
+import { type HttpTestApp, startHttpApp } from './http-app';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let orm: MikroORM;
+const started: HttpTestApp[] = [];
+
+async function start(env: Record<string, string>): Promise<HttpTestApp['app']> {
+  const instance = await startHttpApp(orm, { RATE_LIMIT: 'on', ...env });
+  started.push(instance);
+  return instance.app;
+}
+
+beforeAll(async () => {
+  orm = await openTestOrm();
+  await resetDatabase(orm);
+  await buildManga(orm, { slug: 'limited-manga' });
+});
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((instance) => instance.stop()));
+});
+
+afterAll(async () => {
+  await orm.close();
+});
+
+describe('rate limiting in memory', () => {
+  it('sends the budget headers and answers 429 system:rate_limit with Retry-After past it', async () => {
+    const app = await start({ RATE_LIMIT_POINTS: '3', RATE_LIMIT_WINDOW_SECONDS: '60' });
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await rest(app, 'GET', '/manga/limited-manga').expect(200);
+      expect(res.headers['ratelimit-policy']).toBe('"default";q=3;w=60');
+      expect(res.headers['ratelimit']).toMatch(/^"default";r=\d+;t=\d+$/);
+      expect(res.headers['x-ratelimit-limit']).toBe('3');
+      const reset = Number(res.headers['x-ratelimit-reset']);
+      expect(reset).toBeGreaterThan(Date.now() / 1000);
+      expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
+      remaining.push(res.headers['x-ratelimit-remaining']);
+    }
+    expect(remaining).toEqual(['2', '1', '0']);
+
+    const refused = await rest(app, 'GET', '/manga/limited-manga').expect(429);
+    expect(refused.body).toEqual({
+      message: 'You have reached the rate limit, try later',
+      code: 'system:rate_limit',
+    });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    expect(refused.headers['ratelimit']).toMatch(/^"default";r=0;t=\d+$/);
+    expect(refused.headers['cache-control']).toBe('no-store');
+
+    const uk = await rest(app, 'GET', '/manga/limited-manga', undefined, { language: 'uk' }).expect(429);
+    expect(uk.body).toEqual({ message: 'Ви досягли межі, спробуйте пізніше', code: 'system:rate_limit' });
+  });
+
+  it('shares one budget between REST and GraphQL and answers GraphQL-shaped 429s', async () => {
+    const app = await start({ RATE_LIMIT_POINTS: '2' });
+    await rest(app, 'GET', '/manga/limited-manga').expect(200);
+    const ok = await gql(app, '{ manga(slug: "limited-manga") { slug } }').expect(200);
+    expect(ok.body.data.manga.slug).toBe('limited-manga');
+    expect(ok.headers['x-ratelimit-remaining']).toBe('0');
+
+    const refused = await gql(app, '{ manga(slug: "limited-manga") { slug } }').expect(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(refused.body).toEqual({
+      errors: [
+        {
+          message: 'You have reached the rate limit, try later',
+          extensions: { code: 'system:rate_limit', http: { status: 429 } },
+        },
+      ],
+    });
+    await rest(app, 'GET', '/manga/limited-manga').expect(429);
+  });
+
+  it('keys callers by the hash of the raw auth value, else by IP, and never limits health checks', async () => {
+    const app = await start({ RATE_LIMIT_POINTS: '1' });
+    await rest(app, 'GET', '/manga/limited-manga').expect(200);
+    await rest(app, 'GET', '/manga/limited-manga').expect(429);
+
+    // A token (header or cookie: the same raw value) has its own budget; it is never resolved here.
+    await rest(app, 'GET', '/manga/limited-manga', undefined, { token: 'token-a' }).expect(200);
+    await rest(app, 'GET', '/manga/limited-manga', undefined, { cookie: 'token-a' }).expect(429);
+    await rest(app, 'GET', '/manga/limited-manga', undefined, { token: 'token-b' }).expect(200);
+
+    for (let i = 0; i < 3; i++) {
+      const health = await request(app).get('/healthz').expect(200);
+      expect(health.headers['x-ratelimit-limit']).toBeUndefined();
+      await request(app).get('/readyz').expect(200);
+    }
+  });
+
+  it('is disabled by RATE_LIMIT=off', async () => {
+    const app = await start({ RATE_LIMIT: 'off', RATE_LIMIT_POINTS: '1' });
+    for (let i = 0; i < 3; i++) {
+      const res = await rest(app, 'GET', '/manga/limited-manga').expect(200);
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+      expect(res.headers['ratelimit']).toBeUndefined();
+    }
+  });
+});
+
+describe('rate limiting in Redis', () => {
+  const prefix = `test-rate-limit-${process.pid}-${randomUUID()}`;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    redis = new Redis(REDIS_URL);
+    await redis.ping();
+  });
+
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it('two instances sharing Redis enforce one budget', async () => {
+    const env = { REDIS_URL, RATE_LIMIT_PREFIX: `${prefix}-shared`, RATE_LIMIT_POINTS: '3' };
+    const first = await start(env);
+    const second = await start(env);
+
+    expect(
+      (await rest(first, 'GET', '/manga/limited-manga').expect(200)).headers['x-ratelimit-remaining'],
+    ).toBe('2');
+    expect(
+      (await rest(second, 'GET', '/manga/limited-manga').expect(200)).headers['x-ratelimit-remaining'],
+    ).toBe('1');
+    await gql(first, '{ manga(slug: "limited-manga") { slug } }').expect(200);
+    const refused = await rest(second, 'GET', '/manga/limited-manga').expect(429);
+    expect(refused.body.code).toBe('system:rate_limit');
+    expect(refused.headers['retry-after']).toBeDefined();
+    await gql(first, '{ manga(slug: "limited-manga") { slug } }').expect(429);
+
+    // The budget lives in Redis under the configured prefix.
+    expect((await redis.keys(`${prefix}-shared*`)).length).toBeGreaterThan(0);
+
+    // An instance with another prefix (another deployment) has its own budget.
+    const other = await start({ ...env, RATE_LIMIT_PREFIX: `${prefix}-other` });
+    await rest(other, 'GET', '/manga/limited-manga').expect(200);
+  });
+
+  it('keeps separate budgets per token across instances', async () => {
+    const env = { REDIS_URL, RATE_LIMIT_PREFIX: `${prefix}-tokens`, RATE_LIMIT_POINTS: '1' };
+    const first = await start(env);
+    const second = await start(env);
+    await rest(first, 'GET', '/manga/limited-manga', undefined, { token: 'token-a' }).expect(200);
+    await rest(second, 'GET', '/manga/limited-manga', undefined, { token: 'token-a' }).expect(429);
+    await rest(second, 'GET', '/manga/limited-manga', undefined, { token: 'token-b' }).expect(200);
+    await rest(first, 'GET', '/manga/limited-manga').expect(200);
+  });
+});

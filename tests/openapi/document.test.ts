@@ -1,0 +1,82 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildOpenApiDocument } from '../../src/rest/openapi';
+import { restRoutes } from '../../src/rest/routes';
+import { buildAppSchema } from '../../src/schema';
+
+type Operation = Record<string, unknown> & { parameters?: { name: string; in: string }[] };
+
+describe('the OpenAPI document', () => {
+  let document: ReturnType<typeof buildOpenApiDocument>;
+  beforeAll(async () => {
+    document = buildOpenApiDocument(await buildAppSchema(), restRoutes);
+  });
+
+  const operationOf = (method: string, path: string) =>
+    document.paths[path]?.[method.toLowerCase()] as Operation | undefined;
+
+  it('has every route of the table, the 22 contract paths among them', () => {
+    const contract = restRoutes.filter((route) => route.contract !== undefined);
+    expect(contract.map((route) => route.contract).sort((a, b) => a! - b!)).toEqual(
+      Array.from({ length: 22 }, (_, i) => i + 1),
+    );
+    for (const route of restRoutes) {
+      const operation = operationOf(route.method, route.path);
+      expect(operation).toBeDefined();
+      expect(operation!.operationId).toEqual(expect.stringMatching(new RegExp(`^${route.rootField}`)));
+      if (route.contract !== undefined) expect(operation!.summary).toBe(`Contract #${route.contract}`);
+    }
+  });
+
+  it('declares path, page/size and query parameters, bodies and security from the rows', () => {
+    for (const route of restRoutes) {
+      const operation = operationOf(route.method, route.path)!;
+      const parameters = (operation.parameters ?? []).map((p) => `${p.in}:${p.name}`);
+      expect(parameters).toEqual([
+        ...Object.keys(route.params).map((name) => `path:${name}`),
+        ...(route.paged ? ['query:page', 'query:size'] : []),
+        ...Object.keys(route.query ?? {}).map((name) => `query:${name}`),
+      ]);
+      expect('requestBody' in operation).toBe(route.body !== undefined);
+      expect((operation.security as unknown[]).length > 0).toBe(route.auth !== 'none');
+    }
+  });
+
+  it('derives the #16 response schema from its GraphQL document (nullability, enums, nesting)', () => {
+    const schema = (operationOf('GET', '/manga/{slug}')!.responses as Record<string, unknown>)['200'] as {
+      content: { 'application/json': { schema: Record<string, unknown> } };
+    };
+    const manga = schema.content['application/json'].schema as {
+      properties: Record<string, Record<string, unknown>>;
+      required: string[];
+      additionalProperties: boolean;
+    };
+    expect(manga.additionalProperties).toBe(false);
+    expect(manga.required).toEqual(Object.keys(manga.properties));
+    expect(manga.properties.slug).toEqual({ type: 'string' });
+    expect(manga.properties.nsfw).toEqual({ type: 'boolean' });
+    expect(manga.properties.synonyms).toMatchObject({ type: 'array', items: { type: 'string' } });
+    expect(manga.properties.media_type).toMatchObject({ enum: expect.arrayContaining(['manhwa']) });
+    expect(manga.properties.external).toMatchObject({ type: 'array' });
+  });
+
+  it('passes `redocly lint` (OpenAPI 3.1)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      execFileSync(process.execPath, ['-r', '@swc-node/register', 'scripts/openapi.ts', file], {
+        stdio: 'pipe',
+      });
+      const output = execFileSync(
+        process.execPath,
+        [require.resolve('@redocly/cli/bin/cli.js'), 'lint', '--format=stylish', file],
+        { stdio: 'pipe', encoding: 'utf8' },
+      );
+      expect(output).not.toMatch(/error/i);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60000);
+});
