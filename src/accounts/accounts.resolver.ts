@@ -4,8 +4,9 @@ import { ArgumentError } from '../common/errors/app-error';
 import type { RequestContext } from '../context';
 import { activate, login, resendActivation, signup } from './accounts.service';
 import { ActivationInput, LoginInput, SignupInput, TokenResponse } from './accounts.types';
-import { deleteToken, isUuid } from './tokens';
+import { deleteToken } from './tokens';
 import { User } from './user.entity';
+import { isUuid } from '../common/validation/uuid';
 
 /**
  * Accounts and first-party tokens (§3.1, #1). Signup, login and activation need no

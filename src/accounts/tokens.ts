@@ -34,11 +34,6 @@ export function issueToken(
   return { secret, created, expiration };
 }
 
-/** Path UUIDs are accepted in any case; references are stored lower case (semantics §7.7). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const isUuid = (value: string): boolean => UUID.test(value);
-
 /**
  * DELETE /auth/token/{token_reference} (§3.1): revokes one of the caller's tokens.
  * After authentication and validation: a missing or expired token → 404

@@ -12,7 +12,6 @@ import {
   Root,
 } from 'type-graphql';
 import { User } from '../accounts/user.entity';
-import { ArgumentError } from '../common/errors/app-error';
 import { PageArgs, PagedType } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { authenticate, secretFor } from './client-caller';
@@ -28,20 +27,10 @@ import {
   updateClient,
   verifyClient,
 } from './clients.service';
+import { pathReference } from '../common/validation/uuid';
 
 @ObjectType()
 export class ClientPage extends PagedType(Client) {}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * A `client_reference` path parameter: a UUID in any case (semantics §7.7). REST has
- * checked it already; a GraphQL caller gets the same 400 the REST path would answer.
- */
-export function clientReference(value: string): string {
-  if (!UUID.test(value)) throw new ArgumentError('path', 'client_reference');
-  return value.toLowerCase();
-}
 
 /**
  * Registered third-party clients (semantics §3.2, contract #11 and #12). Required
@@ -75,7 +64,7 @@ export class ClientResolver {
     @Arg('client_reference', () => String) reference: string,
     @Ctx() ctx: RequestContext,
   ): Promise<Client> {
-    return getClient(ctx.em, clientReference(reference));
+    return getClient(ctx.em, pathReference(reference, 'client_reference'));
   }
 
   @Authorized()
@@ -88,7 +77,7 @@ export class ClientResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Client> {
     const viewer = await authenticate(ctx);
-    return getOwnClient(ctx.em, viewer, clientReference(reference));
+    return getOwnClient(ctx.em, viewer, pathReference(reference, 'client_reference'));
   }
 
   @Authorized()
@@ -113,7 +102,7 @@ export class ClientResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Client> {
     const viewer = await authenticate(ctx);
-    return updateClient(ctx.em, viewer, clientReference(reference), input);
+    return updateClient(ctx.em, viewer, pathReference(reference, 'client_reference'), input);
   }
 
   @Authorized()
@@ -127,7 +116,7 @@ export class ClientResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Client> {
     const viewer = await authenticate(ctx);
-    return deleteClient(ctx.em, viewer, clientReference(reference));
+    return deleteClient(ctx.em, viewer, pathReference(reference, 'client_reference'));
   }
 
   @Authorized()
@@ -140,7 +129,7 @@ export class ClientResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Client> {
     const viewer = await authenticate(ctx);
-    return verifyClient(ctx.em, viewer, clientReference(reference));
+    return verifyClient(ctx.em, viewer, pathReference(reference, 'client_reference'));
   }
 
   @FieldResolver(() => User, { description: 'The owner.' })

@@ -7,7 +7,7 @@ import type { RequestContext } from '../context';
 import { authenticate } from './client-caller';
 import { Client } from './client.entity';
 import { TokenExchangeInput, TokenRequestInput } from './client.inputs';
-import { clientReference } from './clients.resolver';
+import { pathReference } from '../common/validation/uuid';
 import { TokenInfo, TokenInfoPage } from './token-info.types';
 import { TokenRequest } from './token-request.entity';
 import {
@@ -33,7 +33,7 @@ export class TokenFlowResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<TokenRequest> {
     const viewer = await authenticate(ctx);
-    return createTokenRequest(ctx.em, viewer, clientReference(reference), input);
+    return createTokenRequest(ctx.em, viewer, pathReference(reference, 'client_reference'), input);
   }
 
   @Mutation(() => TokenResponse, {

@@ -18,7 +18,6 @@ import { Manga } from '../catalog/manga.entity';
 import { Novel } from '../catalog/novel.entity';
 import { Character } from '../characters/character.entity';
 import { DeleteResult } from '../common/delete-result';
-import { ArgumentError } from '../common/errors/app-error';
 import { PageArgs, PagedType } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { Person } from '../people/person.entity';
@@ -39,6 +38,7 @@ import {
   updateCollection,
 } from './collection.service';
 import { itemLimitOf } from './collection.view';
+import { pathReference } from '../common/validation/uuid';
 
 /** What a collection item is about: an anime, a manga, a novel, a character or a person. */
 export const CollectionContentUnion = createUnionType({
@@ -58,14 +58,6 @@ export const CollectionContentUnion = createUnionType({
 
 @ObjectType()
 export class CollectionPage extends PagedType(Collection) {}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The `reference` path parameter: a UUID in any case; GraphQL callers get the REST answer. */
-function collectionReference(value: string): string {
-  if (!UUID.test(value)) throw new ArgumentError('path', 'reference');
-  return value.toLowerCase();
-}
 
 /**
  * Collections (semantics §3.7, contract #14 and #15). `@Authorized()` authenticates
@@ -91,7 +83,7 @@ export class CollectionResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Collection> {
     const viewer = await ctx.auth.required();
-    return updateCollection(ctx.em, viewer, collectionReference(reference), input);
+    return updateCollection(ctx.em, viewer, pathReference(reference, 'reference'), input);
   }
 
   @Authorized()
@@ -101,7 +93,7 @@ export class CollectionResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<DeleteResult> {
     const viewer = await ctx.auth.required();
-    await deleteCollection(ctx.em, viewer, collectionReference(reference));
+    await deleteCollection(ctx.em, viewer, pathReference(reference, 'reference'));
     return new DeleteResult();
   }
 
@@ -112,7 +104,7 @@ export class CollectionResolver {
     @Arg('reference', () => String) reference: string,
     @Ctx() ctx: RequestContext,
   ): Promise<Collection> {
-    return getCollection(ctx, collectionReference(reference));
+    return getCollection(ctx, pathReference(reference, 'reference'));
   }
 
   @Query(() => CollectionPage, {

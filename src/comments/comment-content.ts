@@ -7,9 +7,7 @@ import type { CommentContentType } from '../common/enums';
 import { Edit } from '../edits/edit.entity';
 import { Person } from '../people/person.entity';
 import type { CommentPreview } from './comment.entity';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string): boolean => UUID.test(value);
+import { isUuid } from '../common/validation/uuid';
 
 /** A commentable item found by content type and slug (semantics §1.8). */
 export interface CommentContent {

@@ -2,10 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CommentContentType, ReviewRecommendation } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
-import { CONTENT_LIVE_SQL, findCommentContent, isUuid, PRIVATE_SQL } from './comment-content';
+import { CONTENT_LIVE_SQL, findCommentContent, PRIVATE_SQL } from './comment-content';
 import { Comment } from './comment.entity';
 import type { CommentListType } from './comment.types';
 import { maysee } from './comment.service';
+import { isUuid } from '../common/validation/uuid';
 
 /** Replies attached in memory to the comments a read returns (`replies` is `[]` otherwise). */
 const repliesOf = new WeakMap<Comment, Comment[]>();

@@ -17,7 +17,7 @@ import { ArgumentError } from '../common/errors/app-error';
 import { PageArgs } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { viewerVoteScores } from '../votes/vote.loaders';
-import { isUuid } from './comment-content';
+import { isUuid } from '../common/validation/uuid';
 import { Comment, CommentContentTypeScalar } from './comment.entity';
 import {
   commentThread,

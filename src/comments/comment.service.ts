@@ -6,13 +6,8 @@ import { requireScopes, type Viewer } from '../common/auth/session';
 import type { CommentContentType, ReviewRecommendation } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import { notifyAll, type NotificationRequest, userSnapshot } from '../notifications/notify';
-import {
-  type CommentContent,
-  COUNTED_TABLES,
-  findCommentContent,
-  isUuid,
-  PRIVATE_SQL,
-} from './comment-content';
+import { type CommentContent, COUNTED_TABLES, findCommentContent, PRIVATE_SQL } from './comment-content';
+import { isUuid } from '../common/validation/uuid';
 import { Comment, CommentVersion } from './comment.entity';
 import { cleanCommentText, type EditCommentInput, type WriteCommentInput } from './comment.types';
 

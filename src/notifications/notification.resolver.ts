@@ -6,8 +6,9 @@ import { ArgumentError } from '../common/errors/app-error';
 import { PageArgs } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { Notification } from './notification.entity';
-import { countUnseen, isUuid, listNotifications, markNotificationSeen } from './notifications.service';
+import { countUnseen, listNotifications, markNotificationSeen } from './notifications.service';
 import { NotificationCount, NotificationPage } from './notification.types';
+import { isUuid } from '../common/validation/uuid';
 
 /**
  * The caller's notifications (semantics §3.9, §2 #22). `@Authorized()` authenticates

@@ -4,11 +4,6 @@ import { AppError } from '../common/errors/app-error';
 import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
 import { Notification } from './notification.entity';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Whether `value` is an 8-4-4-4-12 hex UUID, in any case (semantics §7.7). */
-export const isUuid = (value: string): boolean => UUID.test(value);
-
 /** GET /notifications: the caller's notifications, `created` desc then reference desc (semantics §3.9). */
 export async function listNotifications(
   em: EntityManager,

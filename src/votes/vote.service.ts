@@ -10,8 +10,7 @@ import type { VoteContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import { notifyVote, type VoteNotificationType } from '../notifications/notify';
 import { Vote } from './vote.entity';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../common/validation/uuid';
 
 /** A votable item: its reference, author, table and notification payload. */
 interface VoteTarget {
@@ -47,7 +46,7 @@ async function findTarget(
       };
     }
     case 'collection': {
-      if (!UUID.test(slug)) throw notFound();
+      if (!isUuid(slug)) throw notFound();
       const collection = await em.findOne(
         Collection,
         { reference: slug.toLowerCase(), deleted: false },
@@ -66,7 +65,7 @@ async function findTarget(
       };
     }
     case 'comment': {
-      if (!UUID.test(slug)) throw notFound();
+      if (!isUuid(slug)) throw notFound();
       const comment = await em.findOne(
         Comment,
         { reference: slug.toLowerCase(), deleted: false, hidden: false },
