@@ -15,7 +15,7 @@ import type { Config } from './config';
 import { RequestContext } from './context';
 import { graphqlLimitOptions } from './graphql/limits';
 import { playgroundRouter } from './graphql/playground';
-import { contextOf, sendError } from './http';
+import { contextOf, sendError, sendRequestError } from './http';
 import { httpCaching } from './http/caching';
 import { corsMiddleware } from './http/cors';
 import { createRateLimit } from './http/rate-limit';
@@ -174,21 +174,7 @@ function requestTimeout(ms: number): RequestHandler {
 
 /** Body-parser failures and anything else that reached express. */
 const errorHandler: ErrorRequestHandler = (error: { type?: string }, req, res, _next) => {
-  const language = contextOf(res)?.language ?? 'en';
-  let appError: AppError;
-  if (error.type === 'entity.too.large') appError = new AppError('system:payload_too_large');
-  else if (error.type === 'entity.parse.failed') appError = validationError('body');
-  else appError = asAppError(error);
-  if (req.path === '/graphql') {
-    res.status(appError.status).json({
-      errors: [
-        {
-          message: appError.message_in(language),
-          extensions: { code: appError.code, http: { status: appError.status } },
-        },
-      ],
-    });
-    return;
-  }
-  sendError(res, appError, language);
+  if (error.type === 'entity.too.large') sendRequestError(req, res, new AppError('system:payload_too_large'));
+  else if (error.type === 'entity.parse.failed') sendRequestError(req, res, validationError('body'));
+  else sendRequestError(req, res, asAppError(error));
 };

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { AppError, Language } from './common/errors/app-error';
 import { errorBody } from './common/errors/render';
 import type { RequestContext } from './context';
@@ -11,4 +11,25 @@ export function contextOf(res: Response): RequestContext {
 /** Renders an AppError as the REST error body with its status. */
 export function sendError(res: Response, error: AppError, language: Language): void {
   res.status(error.status).json(errorBody(error, language));
+}
+
+/**
+ * Renders an error raised before a request reached its handler (body parsing, rate
+ * limits): as a GraphQL response on `/graphql`, with the code and the REST status in
+ * `extensions`, else as the REST error body.
+ */
+export function sendRequestError(req: Request, res: Response, error: AppError): void {
+  const language = contextOf(res)?.language ?? 'en';
+  if (req.path !== '/graphql') {
+    sendError(res, error, language);
+    return;
+  }
+  res.status(error.status).json({
+    errors: [
+      {
+        message: error.message_in(language),
+        extensions: { code: error.code, http: { status: error.status } },
+      },
+    ],
+  });
 }

@@ -4,26 +4,12 @@ import { AppError } from '../common/errors/app-error';
 import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
 import { Appearance } from './appearance.entity';
 import { Character } from './character.entity';
+import { hasLiveAppearance } from './characters.service';
 
 /** One novel of a character (#8). */
 export interface CharacterNovelEntry {
   main: boolean;
   novel: Novel;
-}
-
-/** Whether the character appears in at least one live anime, manga or novel. */
-async function hasLiveAppearance(em: EntityManager, character: Character): Promise<boolean> {
-  const [row] = await em.getConnection().execute<{ linked: boolean }[]>(
-    `select exists (
-       select 1 from appearance a
-         left join anime on anime.reference = a.anime_reference
-         left join manga on manga.reference = a.manga_reference
-         left join novel on novel.reference = a.novel_reference
-        where a.character_reference = ? and not coalesce(anime.deleted, manga.deleted, novel.deleted)
-     ) as linked`,
-    [character.reference],
-  );
-  return row?.linked === true;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findTitleBySlug } from '../catalog/catalog.service';
 import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
 import { Appearance } from './appearance.entity';
+import type { Character } from './character.entity';
 
 /**
  * #19: the characters of a novel, main ones first, then by English name (C collation,
@@ -29,4 +30,22 @@ export async function novelCharacters(
     .offset(offset)
     .getResultAndCount();
   return toPage(list, total, args);
+}
+
+/** Whether the character appears in at least one live anime, manga or novel. */
+export async function hasLiveAppearance(
+  em: EntityManager,
+  character: Pick<Character, 'reference'>,
+): Promise<boolean> {
+  const [row] = await em.getConnection().execute<{ linked: boolean }[]>(
+    `select exists (
+       select 1 from appearance a
+         left join anime on anime.reference = a.anime_reference
+         left join manga on manga.reference = a.manga_reference
+         left join novel on novel.reference = a.novel_reference
+        where a.character_reference = ? and not coalesce(anime.deleted, manga.deleted, novel.deleted)
+     ) as linked`,
+    [character.reference],
+  );
+  return row?.linked === true;
 }

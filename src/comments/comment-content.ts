@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Article } from '../articles/article.entity';
 import { findTitle } from '../catalog/catalog.service';
 import { Character } from '../characters/character.entity';
+import { hasLiveAppearance } from '../characters/characters.service';
 import { Collection } from '../collections/collection.entity';
 import type { CommentContentType } from '../common/enums';
 import { Edit } from '../edits/edit.entity';
@@ -59,21 +60,6 @@ export const editReference = (editId: number): string =>
 const firstOf = (...values: (string | null | undefined)[]): string | null =>
   values.find((value) => value !== null && value !== undefined) ?? null;
 
-/** Whether the character is linked to at least one live title (orphans are never found). */
-async function isLinked(em: EntityManager, reference: string): Promise<boolean> {
-  const [row] = await em.execute<{ linked: boolean }[]>(
-    `select exists (
-       select 1 from appearance a
-         left join anime on anime.reference = a.anime_reference
-         left join manga on manga.reference = a.manga_reference
-         left join novel on novel.reference = a.novel_reference
-        where a.character_reference = ? and not coalesce(anime.deleted, manga.deleted, novel.deleted)
-     ) as linked`,
-    [reference],
-  );
-  return row?.linked === true;
-}
-
 /** The image of a catalog item of any kind by reference (edits, collection items). */
 async function itemImage(em: EntityManager, type: string, reference: string): Promise<string | null> {
   if (!['anime', 'manga', 'novel', 'person', 'character'].includes(type)) return null;
@@ -130,7 +116,7 @@ export async function findCommentContent(
     }
     case 'character': {
       const character = await em.findOne(Character, { slug });
-      if (!character || !(await isLinked(em, character.reference))) return null;
+      if (!character || !(await hasLiveAppearance(em, character))) return null;
       return {
         ...base,
         reference: character.reference,

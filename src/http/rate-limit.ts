@@ -10,7 +10,7 @@ import {
 import type { Logger } from 'pino';
 import { AppError } from '../common/errors/app-error';
 import type { Config } from '../config';
-import { contextOf, sendError } from '../http';
+import { contextOf, sendRequestError } from '../http';
 
 /** The headers a caller can read to pace itself (also exposed through CORS). */
 export const RATE_LIMIT_HEADERS: readonly string[] = [
@@ -62,20 +62,7 @@ function setHeaders(res: Response, config: Config, result: RateLimiterRes): void
 function refuse(req: Request, res: Response, retryAfterMs: number): void {
   res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
   res.setHeader('Cache-Control', 'no-store');
-  const error = new AppError('system:rate_limit');
-  const language = contextOf(res).language;
-  if (req.path === '/graphql') {
-    res.status(error.status).json({
-      errors: [
-        {
-          message: error.message_in(language),
-          extensions: { code: error.code, http: { status: error.status } },
-        },
-      ],
-    });
-    return;
-  }
-  sendError(res, error, language);
+  sendRequestError(req, res, new AppError('system:rate_limit'));
 }
 
 /**
