@@ -118,8 +118,8 @@ export async function buildApp({
   });
 
   // After the health checks: they are never rate limited.
-  const rateLimit = createRateLimit(config, log);
-  app.use(rateLimit.middleware);
+  const rateLimit = createRateLimit(config, log, routes);
+  app.use(rateLimit.router);
 
   app.use(playgroundRouter());
   app.post('/graphql', express.json({ limit: '1mb', strict: false }));

@@ -2,9 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { Router } from 'express';
 import type { Config } from '../config';
 import { contextOf } from '../http';
-import type { RestRoute } from '../rest/route';
-
-const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+import { expressPath, inMountingOrder, type RestRoute } from '../rest/route';
 
 type WriteHead = Response['writeHead'];
 
@@ -46,7 +44,8 @@ function cacheHeaders(route: RestRoute, maxAgeSeconds: number): RequestHandler {
         res.setHeader('Cache-Control', 'private, no-store');
       }
     });
-    next();
+    // Only the first matching route decides (a literal path over a parameter one).
+    next('router');
   };
 }
 
@@ -54,7 +53,7 @@ function cacheHeaders(route: RestRoute, maxAgeSeconds: number): RequestHandler {
 export function httpCaching(routes: readonly RestRoute[], config: Config): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const seen = new Set<string>();
-  for (const route of routes) {
+  for (const route of inMountingOrder(routes)) {
     if (route.method !== 'GET' || seen.has(route.path)) continue;
     seen.add(route.path);
     router.get(expressPath(route.path), cacheHeaders(route, config.cacheMaxAgeSeconds));

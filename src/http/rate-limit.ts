@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { Redis } from 'ioredis';
 import {
   RateLimiterMemory,
@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { AppError } from '../common/errors/app-error';
 import type { Config } from '../config';
 import { contextOf, sendRequestError } from '../http';
+import { expressPath, inMountingOrder, type RestRoute } from '../rest/route';
 
 /** The headers a caller can read to pace itself (also exposed through CORS). */
 export const RATE_LIMIT_HEADERS: readonly string[] = [
@@ -23,27 +24,36 @@ export const RATE_LIMIT_HEADERS: readonly string[] = [
 ];
 
 export interface RateLimit {
-  /** Express middleware: spends one point of the caller's budget or answers 429. */
-  middleware: RequestHandler;
+  /**
+   * Spends one point of the caller's budget per request, or answers 429. Mount it
+   * before the handlers it protects; requests it does not know are keyed as
+   * unauthenticated.
+   */
+  router: Router;
   /** Closes the Redis connection, if any. */
   close(): Promise<void>;
 }
 
+const ipKey = (req: Request) => `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+const tokenKey = (raw: string) => `t:${createHash('sha256').update(raw).digest('base64url')}`;
+
 /**
- * The caller's budget key. One budget covers REST and GraphQL.
- *
- * Deliberate simplification (semantics §1.2, §7.20): every request is keyed by the
- * SHA-256 of the raw `auth` value (header, else cookie) when one is present, and by
- * the client IP otherwise. The token is never resolved here, so routes without
- * authentication stay side-effect free, and an authenticated caller is keyed per
- * token. A consequence: third-party tokens are limited per token, not per client,
- * and a caller sending random `auth` values gets a fresh budget per value (the
- * per-IP budget is not additionally charged).
+ * The caller's budget key; one budget covers REST and GraphQL.
+ * - No `auth` value: the client IP.
+ * - Where the request does not authenticate (REST routes with auth `none`, the docs,
+ *   unknown paths): the SHA-256 of the raw value, never resolved (semantics §7.20).
+ * - Where it authenticates (REST routes with optional or required auth, GraphQL):
+ *   the client of a third-party token, so all of a client's tokens share one budget;
+ *   the token itself for a first-party one (the same key as above); the IP for an
+ *   unknown or expired token, so made-up tokens buy no extra budget.
  */
-export function rateLimitKey(req: Request, res: Response): string {
-  const raw = contextOf(res).auth.rawToken;
-  if (raw) return `t:${createHash('sha256').update(raw).digest('base64url')}`;
-  return `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+export async function rateLimitKey(req: Request, res: Response, authenticates: boolean): Promise<string> {
+  const { auth } = contextOf(res);
+  if (!auth.rawToken) return ipKey(req);
+  if (!authenticates) return tokenKey(auth.rawToken);
+  const holder = await auth.budgetHolder();
+  if (!holder) return ipKey(req);
+  return 'client' in holder ? `c:${holder.client}` : tokenKey(auth.rawToken);
 }
 
 function setHeaders(res: Response, config: Config, result: RateLimiterRes): void {
@@ -65,57 +75,68 @@ function refuse(req: Request, res: Response, retryAfterMs: number): void {
   sendRequestError(req, res, new AppError('system:rate_limit'));
 }
 
-/**
- * Per-caller rate limiting (`RATE_LIMIT_POINTS` requests per `RATE_LIMIT_WINDOW_SECONDS`):
- * in memory by default, in Redis when `REDIS_URL` is set so several instances share
- * one budget (with an in-memory fallback while Redis is unreachable). With
- * `RATE_LIMIT=off` the middleware does nothing.
- */
-export function createRateLimit(config: Config, log: Logger): RateLimit {
-  if (!config.rateLimit) {
-    return { middleware: (_req, _res, next) => next(), close: async () => {} };
-  }
+function createLimiter(config: Config, log: Logger): { limiter: RateLimiterAbstract; redis?: Redis } {
   const options = {
     points: config.rateLimitPoints,
     duration: config.rateLimitWindowSeconds,
     keyPrefix: config.rateLimitPrefix,
   };
-  let limiter: RateLimiterAbstract;
-  let redis: Redis | undefined;
-  if (config.redisUrl) {
-    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
-    redis.on('error', (error: Error) => log.warn({ err: error }, 'rate limit: Redis error'));
-    limiter = new RateLimiterRedis({
-      ...options,
-      storeClient: redis,
-      // While Redis is unreachable each instance limits on its own rather than failing requests.
-      insuranceLimiter: new RateLimiterMemory(options),
-    });
-  } else {
-    limiter = new RateLimiterMemory(options);
-  }
+  if (!config.redisUrl) return { limiter: new RateLimiterMemory(options) };
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
+  redis.on('error', (error: Error) => log.warn({ err: error }, 'rate limit: Redis error'));
+  const limiter = new RateLimiterRedis({
+    ...options,
+    storeClient: redis,
+    // While Redis is unreachable each instance limits on its own rather than failing requests.
+    insuranceLimiter: new RateLimiterMemory(options),
+  });
+  return { limiter, redis };
+}
 
-  const middleware: RequestHandler = (req, res, next) => {
-    limiter.consume(rateLimitKey(req, res)).then(
-      (result) => {
-        setHeaders(res, config, result);
-        next();
-      },
-      (rejection: unknown) => {
-        if (rejection instanceof RateLimiterRes) {
-          setHeaders(res, config, rejection);
-          refuse(req, res, rejection.msBeforeNext);
-          return;
-        }
-        // A store failure without a fallback: let the request through rather than fail it.
-        log.error({ err: rejection }, 'rate limit: store failure');
-        next();
-      },
-    );
-  };
+/**
+ * Per-caller rate limiting (`RATE_LIMIT_POINTS` requests per `RATE_LIMIT_WINDOW_SECONDS`):
+ * in memory by default, in Redis when `REDIS_URL` is set so several instances share
+ * one budget (with an in-memory fallback while Redis is unreachable). With
+ * `RATE_LIMIT=off` it does nothing. `routes` tell which paths authenticate.
+ */
+export function createRateLimit(config: Config, log: Logger, routes: readonly RestRoute[]): RateLimit {
+  const router = Router({ strict: true, caseSensitive: true });
+  if (!config.rateLimit) return { router, close: async () => {} };
+  const { limiter, redis } = createLimiter(config, log);
+
+  // Charges once, then leaves this router, so a request matching several rows pays once.
+  const charge =
+    (authenticates: boolean): RequestHandler =>
+    (req, res, next) => {
+      rateLimitKey(req, res, authenticates)
+        .then((key) => limiter.consume(key))
+        .then(
+          (result) => {
+            setHeaders(res, config, result);
+            next('router');
+          },
+          (rejection: unknown) => {
+            if (rejection instanceof RateLimiterRes) {
+              setHeaders(res, config, rejection);
+              refuse(req, res, rejection.msBeforeNext);
+              return;
+            }
+            // A store (or token look-up) failure: let the request through rather than fail it here.
+            log.error({ err: rejection }, 'rate limit: store failure');
+            next('router');
+          },
+        );
+    };
+
+  router.all('/graphql', charge(true));
+  for (const route of inMountingOrder(routes)) {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    router[method](expressPath(route.path), charge(route.auth !== 'none'));
+  }
+  router.use(charge(false));
 
   return {
-    middleware,
+    router,
     close: async () => {
       if (!redis) return;
       try {

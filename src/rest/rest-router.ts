@@ -5,7 +5,7 @@ import { asAppError } from '../common/errors/render';
 import type { RequestContext } from '../context';
 import { contextOf, sendError } from '../http';
 import { validateRouteInput } from './input-validation';
-import type { RestRoute, RouteInput } from './route';
+import { expressPath, inMountingOrder, type RestRoute, type RouteInput } from './route';
 
 const BODY_LIMIT = '1mb';
 
@@ -61,22 +61,17 @@ async function runRoute(
   }
 }
 
-const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
-
 /**
- * Mounts every route of the table. Paths with fewer parameters are registered
- * first, so literal segments win (`/collections/create` is never a reference);
- * a known path with another method answers 405 with `Allow`.
+ * Mounts every route of the table in mounting order (literal segments win); a known
+ * path with another method answers 405 with `Allow`.
  */
 export function restRouter(routes: readonly RestRoute[], apollo: ApolloServer<RequestContext>): Router {
   const router = Router({ strict: true, caseSensitive: true });
   const byPath = new Map<string, RestRoute[]>();
-  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
-  const paramCount = (path: string) => (path.match(/\{/g) ?? []).length;
-  const paths = [...byPath.keys()].sort((a, b) => paramCount(a) - paramCount(b));
-
-  for (const path of paths) {
-    const pathRoutes = byPath.get(path)!;
+  for (const route of inMountingOrder(routes)) {
+    byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  }
+  for (const [path, pathRoutes] of byPath) {
     for (const route of pathRoutes) {
       const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
       const handlers: RequestHandler[] = route.body ? [jsonBody] : [];

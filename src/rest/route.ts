@@ -36,3 +36,15 @@ export interface RestRoute {
   /** Input → variables; by default path values by name, `page`, `size`, and the body as `input`. */
   variables?: (input: RouteInput) => Record<string, unknown>;
 }
+
+/** `{name}` parameters in express's `:name` syntax. */
+export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * The routes in mounting order: fewer path parameters first, so literal segments win
+ * (`/collections/create` is never a reference). The sort is stable.
+ */
+export function inMountingOrder(routes: readonly RestRoute[]): RestRoute[] {
+  const paramCount = (path: string) => (path.match(/\{/g) ?? []).length;
+  return [...routes].sort((a, b) => paramCount(a.path) - paramCount(b.path));
+}

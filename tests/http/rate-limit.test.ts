@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import { buildManga } from '../factories';
+import { AuthToken } from '../../src/accounts/auth-token.entity';
+import { hashSecret } from '../../src/common/auth/secrets';
+import { buildClient, buildManga, buildToken, buildUser } from '../factories';
 import { gql, rest } from '../setup/clients';
 import { openTestOrm, resetDatabase } from '../setup/db';
 import { type HttpTestApp, startHttpApp } from './http-app';
@@ -83,21 +85,81 @@ describe('rate limiting in memory', () => {
     await rest(app, 'GET', '/manga/limited-manga').expect(429);
   });
 
-  it('keys callers by the hash of the raw auth value, else by IP, and never limits health checks', async () => {
+  it('keys anonymous callers by IP and never limits health checks', async () => {
     const app = await start({ RATE_LIMIT_POINTS: '1' });
     await rest(app, 'GET', '/manga/limited-manga').expect(200);
     await rest(app, 'GET', '/manga/limited-manga').expect(429);
-
-    // A token (header or cookie: the same raw value) has its own budget; it is never resolved here.
-    await rest(app, 'GET', '/manga/limited-manga', undefined, { token: 'token-a' }).expect(200);
-    await rest(app, 'GET', '/manga/limited-manga', undefined, { cookie: 'token-a' }).expect(429);
-    await rest(app, 'GET', '/manga/limited-manga', undefined, { token: 'token-b' }).expect(200);
-
+    await rest(app, 'POST', '/novel', {}).expect(429);
     for (let i = 0; i < 3; i++) {
       const health = await request(app).get('/healthz').expect(200);
       expect(health.headers['x-ratelimit-limit']).toBeUndefined();
       await request(app).get('/readyz').expect(200);
     }
+  });
+
+  it('keys routes without authentication by the hash of the raw auth value, never resolved', async () => {
+    const app = await start({ RATE_LIMIT_POINTS: '1' });
+    await rest(app, 'GET', '/manga/limited-manga').expect(200);
+    // Made-up values: GET /manga/{slug} has auth none, so each raw value has its own budget.
+    await rest(app, 'GET', '/manga/limited-manga', undefined, { token: 'token-a' }).expect(200);
+    await rest(app, 'GET', '/manga/limited-manga', undefined, { cookie: 'token-a' }).expect(429);
+    await rest(app, 'GET', '/manga/limited-manga', undefined, { token: 'token-b' }).expect(200);
+    // Unknown paths and the docs do not authenticate either.
+    await rest(app, 'GET', '/no-such-path', undefined, { token: 'token-c' }).expect(404);
+    await rest(app, 'GET', '/openapi.json', undefined, { token: 'token-c' }).expect(429);
+  });
+
+  it('charges an unknown or expired token to the IP where the route authenticates', async () => {
+    const app = await start({ RATE_LIMIT_POINTS: '2' });
+    const user = await buildUser(orm);
+    const expired = await buildToken(orm, user, { expiration: new Date(Date.now() - 1000) });
+    // POST /novel has optional authentication: a bad token means anonymous, so the IP pays.
+    await rest(app, 'POST', '/novel', {}, { token: 'made-up' }).expect(200);
+    await gql(app, '{ manga(slug: "limited-manga") { slug } }', {}, { token: expired }).expect(200);
+    await rest(app, 'GET', '/manga/limited-manga').expect(429);
+  });
+
+  it('gives a first-party token one budget everywhere, shared by header and cookie', async () => {
+    const app = await start({ RATE_LIMIT_POINTS: '3' });
+    const user = await buildUser(orm);
+    const token = await buildToken(orm, user);
+    await rest(app, 'POST', '/novel', {}, { token }).expect(200);
+    await gql(app, '{ manga(slug: "limited-manga") { slug } }', {}, { cookie: token }).expect(200);
+    const last = await rest(app, 'GET', '/manga/limited-manga', undefined, { token }).expect(200);
+    expect(last.headers['x-ratelimit-remaining']).toBe('0');
+    await rest(app, 'POST', '/novel', {}, { token }).expect(429);
+    // Anonymous callers from the same IP keep their own budget.
+    await rest(app, 'GET', '/manga/limited-manga').expect(200);
+  });
+
+  it('gives all tokens of one third-party client one budget where the route authenticates', async () => {
+    const app = await start({ RATE_LIMIT_POINTS: '2' });
+    const owner = await buildUser(orm);
+    const client = await buildClient(orm, owner);
+    const other = await buildClient(orm, owner);
+    const [first, second] = [await buildUser(orm), await buildUser(orm)];
+    const firstToken = await buildToken(orm, first, { client, scope: ['read:readlist'] });
+    const secondToken = await buildToken(orm, second, { client, scope: ['read:readlist'] });
+    const otherToken = await buildToken(orm, first, { client: other, scope: ['read:readlist'] });
+
+    await rest(app, 'POST', '/novel', {}, { token: firstToken }).expect(200);
+    await gql(app, '{ manga(slug: "limited-manga") { slug } }', {}, { token: secondToken }).expect(200);
+    const refused = await rest(app, 'POST', '/novel', {}, { token: secondToken }).expect(429);
+    expect(refused.body.code).toBe('system:rate_limit');
+    await rest(app, 'POST', '/novel', {}, { token: otherToken }).expect(200);
+    // Routes without authentication never resolve the token: there it is keyed by itself.
+    await rest(app, 'GET', '/manga/limited-manga', undefined, { token: firstToken }).expect(200);
+  });
+
+  it('a refused request leaves the token untouched (no recorded use)', async () => {
+    const app = await start({ RATE_LIMIT_POINTS: '1' });
+    const user = await buildUser(orm);
+    const token = await buildToken(orm, user);
+    const stored = () =>
+      orm.em.fork().findOneOrFail(AuthToken, { secret_hash: hashSecret(token) }, { refresh: true });
+    await rest(app, 'GET', '/manga/limited-manga', undefined, { token }).expect(200);
+    await rest(app, 'POST', '/novel', {}, { token }).expect(429);
+    expect((await stored()).used).toBeNull();
   });
 
   it('is disabled by RATE_LIMIT=off', async () => {

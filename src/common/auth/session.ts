@@ -23,6 +23,7 @@ const LAST_ACTIVE_STEP_MS = 5 * 60 * 1000;
  * without authentication never resolve it (no errors, no side effects).
  */
 export class AuthSession {
+  private stored?: Promise<AuthToken | null>;
   private resolution?: Promise<Resolution>;
 
   constructor(
@@ -62,6 +63,28 @@ export class AuthSession {
     return result.viewer;
   }
 
+  /**
+   * Whose rate-limit budget a request spends: the client of a live third-party token,
+   * else the live first-party token itself, else nobody (an unknown or expired token
+   * counts as none). Only a look-up, shared with the later resolution: no side effects.
+   */
+  async budgetHolder(): Promise<{ client: string } | { token: true } | null> {
+    const token = await this.find();
+    if (!token || Date.now() > token.expiration.getTime()) return null;
+    return token.client ? { client: token.client.reference } : { token: true };
+  }
+
+  private find(): Promise<AuthToken | null> {
+    this.stored ??= this.rawToken
+      ? this.em.findOne(
+          AuthToken,
+          { secret_hash: hashSecret(this.rawToken) },
+          { populate: ['user', 'client'] },
+        )
+      : Promise.resolve(null);
+    return this.stored;
+  }
+
   private resolve(): Promise<Resolution> {
     this.resolution ??= this.lookUp();
     return this.resolution;
@@ -69,11 +92,7 @@ export class AuthSession {
 
   private async lookUp(): Promise<Resolution> {
     if (!this.rawToken) return { kind: 'missing' };
-    const token = await this.em.findOne(
-      AuthToken,
-      { secret_hash: hashSecret(this.rawToken) },
-      { populate: ['user', 'client'] },
-    );
+    const token = await this.find();
     if (!token) return { kind: 'invalid' };
     const now = Date.now();
     if (now > token.expiration.getTime()) return { kind: 'expired' };
