@@ -112,3 +112,24 @@ export function nodesOf(comment: Json): Json[] {
   const c = comment as { replies: Json[] };
   return [comment, ...c.replies.flatMap(nodesOf)];
 }
+
+/**
+ * Everything a comment write, edit or hide may change: comment rows (text, hidden,
+ * review, counters), their history, the content counters, notifications and action records.
+ * A refused request must leave it equal.
+ */
+export async function commentState(orm: MikroORM): Promise<Record<string, unknown>> {
+  const connection = orm.em.getConnection();
+  const counted = ['anime', 'manga', 'novel', 'person', 'character', 'article', 'collection'];
+  return {
+    comments: await connection.execute(`select * from comment order by reference`),
+    versions: await connection.execute(`select * from comment_version order by reference`),
+    counts: await connection.execute(
+      counted
+        .map((table) => `select '${table}' as t, reference, comments_count from "${table}"`)
+        .join(' union all ') + ' order by t, reference',
+    ),
+    notifications: await connection.execute(`select * from notification order by reference`),
+    actions: await connection.execute(`select * from action_record order by id`),
+  };
+}
