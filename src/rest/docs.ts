@@ -1,25 +1,55 @@
+/**
+ * `GET /openapi.json` and the interactive REST reference at `GET /docs`: Swagger UI, with every
+ * asset served by this service from node_modules (no CDN, works offline).
+ */
 import { dirname, join } from 'node:path';
 import { Router } from 'express';
 import { buildAppSchema } from '../schema';
 import { buildOpenApiDocument } from './openapi';
 import type { RestRoute } from './route';
 
-/** The standalone browser bundle of Scalar's API reference, served from node_modules. */
-const SCALAR_BUNDLE = join(dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
+const ASSETS = '/docs/assets';
+const ASSET_MAX_AGE = '1d';
 
 /**
- * Everything the reference page needs is local: no default fonts, no telemetry, no
- * request proxy, so the page works offline and calls this service directly.
+ * Served file name → absolute path and content type. A fixed allow-list: nothing else in the
+ * package (source maps, the sample initializer pointing at the petstore) is reachable.
  */
-const SCALAR_CONFIG = {
+function assetTable(): Map<string, { path: string; type: string }> {
+  const swaggerUi = dirname(require.resolve('swagger-ui-dist/package.json'));
+  return new Map([
+    ['swagger-ui-bundle.js', { path: join(swaggerUi, 'swagger-ui-bundle.js'), type: 'js' }],
+    ['swagger-ui.css', { path: join(swaggerUi, 'swagger-ui.css'), type: 'css' }],
+    ['favicon-32x32.png', { path: join(swaggerUi, 'favicon-32x32.png'), type: 'png' }],
+  ]);
+}
+
+/**
+ * Swagger UI's options that are plain data. `validatorUrl: null` stops the default badge that
+ * sends the document to validator.swagger.io; the standalone preset is left out because its
+ * top bar would let the page load any other document by URL. Requests from "Try it out" go to
+ * the document's server (`/`), that is to this very service, with the token entered under
+ * "Authorize" in the `auth` header; the token is kept across reloads (in the browser's local
+ * storage) so that a developer does not paste it again after every change.
+ */
+const DOCS_CONFIG = {
   url: '/openapi.json',
-  withDefaultFonts: false,
-  telemetry: false,
-  proxyUrl: '',
-  hideClientButton: true,
-  showDeveloperTools: 'never',
-  agent: { disabled: true },
-};
+  dom_id: '#swagger-ui',
+  validatorUrl: null,
+  deepLinking: true,
+  tryItOutEnabled: true,
+  docExpansion: 'list',
+  persistAuthorization: true,
+} as const;
+
+/** The page's bootstrap script (a file of its own, so the page needs no inline script). */
+const DOCS_SCRIPT = `(function () {
+  'use strict';
+  var config = ${JSON.stringify(DOCS_CONFIG)};
+  config.presets = [SwaggerUIBundle.presets.apis];
+  window.ui = SwaggerUIBundle(config);
+})();
+`;
 
 const DOCS_HTML = `<!doctype html>
 <html lang="en">
@@ -27,31 +57,47 @@ const DOCS_HTML = `<!doctype html>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>REST API reference</title>
-    <style>body { margin: 0; font-family: system-ui, sans-serif; }</style>
+    <link rel="icon" type="image/png" href="${ASSETS}/favicon-32x32.png" />
+    <link rel="stylesheet" href="${ASSETS}/swagger-ui.css" />
+    <style>body { margin: 0; background: #fafafa; }</style>
   </head>
   <body>
-    <div id="app"></div>
-    <script src="/docs/assets/api-reference.js"></script>
-    <script>Scalar.createApiReference('#app', ${JSON.stringify(SCALAR_CONFIG)});</script>
+    <div id="swagger-ui">Loading the API reference…</div>
+    <script src="${ASSETS}/swagger-ui-bundle.js"></script>
+    <script src="${ASSETS}/docs.js"></script>
   </body>
 </html>
 `;
 
 /**
- * `GET /openapi.json` (built once, at app start, from the route table and the schema) and the interactive reference at `GET /docs`.
+ * `GET /openapi.json` (built once, at app start, from the route table and the schema), the
+ * reference page at `GET /docs` and its assets under `GET /docs/assets/*`. An unknown asset
+ * name falls through to the app's 404.
  */
 export async function openApiRouter(routes: readonly RestRoute[]): Promise<Router> {
   const document = JSON.stringify(buildOpenApiDocument(await buildAppSchema(), routes));
+  const assets = assetTable();
   const router = Router({ strict: true, caseSensitive: true });
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(document);
   });
   router.get('/docs', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send(DOCS_HTML);
   });
-  router.get('/docs/assets/api-reference.js', (_req, res, next) => {
-    res.sendFile(SCALAR_BUNDLE, { maxAge: '1d' }, (error) => {
-      if (error) next(error);
+  router.get(`${ASSETS}/docs.js`, (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('js').send(DOCS_SCRIPT);
+  });
+  router.get(`${ASSETS}/:file`, (req, res, next) => {
+    const asset = assets.get(req.params.file);
+    if (!asset) {
+      next();
+      return;
+    }
+    res.type(asset.type);
+    res.sendFile(asset.path, { maxAge: ASSET_MAX_AGE }, (error) => {
+      if (error && !res.headersSent) next(error);
     });
   });
   return router;
