@@ -1,16 +1,34 @@
 import 'reflect-metadata';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { buildOpenApiDocument } from '../src/rest/openapi';
 import { restRoutes } from '../src/rest/routes';
 import { buildAppSchema } from '../src/schema';
 
-/** Writes the OpenAPI document to the file given as the first argument (or stdout). */
+/**
+ * Writes openapi.json (the document GET /openapi.json serves), or with --check fails when
+ * the committed file differs from what the route table and the schema give.
+ */
 async function main(): Promise<void> {
+  const file = resolve(__dirname, '..', 'openapi.json');
   const document = buildOpenApiDocument(await buildAppSchema(), restRoutes);
   const text = `${JSON.stringify(document, null, 2)}\n`;
-  const [target] = process.argv.slice(2);
-  if (target) writeFileSync(target, text);
-  else process.stdout.write(text);
+  if (!process.argv.includes('--check')) {
+    writeFileSync(file, text);
+    console.log(`Wrote ${file}`);
+    return;
+  }
+  let committed = '';
+  try {
+    committed = readFileSync(file, 'utf8');
+  } catch {
+    // A missing file is drift too.
+  }
+  if (committed !== text) {
+    console.error('openapi.json is out of date: run `npm run openapi:emit` and commit the result.');
+    process.exit(1);
+  }
+  console.log('openapi.json matches the code.');
 }
 
 main().catch((error: unknown) => {

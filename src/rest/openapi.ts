@@ -35,9 +35,10 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input or a rule of the operation was broken',
   401: 'Missing, invalid or expired token',
-  403: 'The token may not do this',
+  403: 'The caller, or the scopes of a third-party token, may not do this',
   404: 'Not found',
   408: 'The request took too long',
+  409: 'Conflicts with what exists (a taken name, an existing review, ...)',
   413: 'The body is larger than 1 MB',
   429: 'Too many requests',
   500: 'Internal error',
@@ -237,9 +238,12 @@ function tagOf(route: RestRoute): string {
 
 function errorResponses(route: RestRoute): Record<string, unknown> {
   const statuses = [400];
-  if (route.auth === 'required') statuses.push(401, 403);
+  if (route.auth === 'required') statuses.push(401);
+  // Optional authentication refuses a third-party token without the route's scopes.
+  if (route.auth !== 'none') statuses.push(403);
   if (Object.keys(route.params).length > 0 || route.auth !== 'none') statuses.push(404);
   statuses.push(408);
+  if (route.method !== 'GET') statuses.push(409);
   if (route.body) statuses.push(413);
   statuses.push(429, 500);
   return Object.fromEntries(
@@ -350,6 +354,7 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes: readonly Res
             code: { type: 'string', description: 'Stable machine-readable code, e.g. `manga:not_found`' },
           },
           required: ['message', 'code'],
+          additionalProperties: false,
         },
       },
       securitySchemes: {
