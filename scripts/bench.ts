@@ -90,7 +90,10 @@ async function describeData(url: string): Promise<{ titles: number; entries: num
 function scenarios(username: string): Scenario[] {
   return [
     { name: '#3 novels, default sort', path: '/novel?size=15', body: {} },
+    // Worst case: with the demo vocabulary ("<noun> of <name>") this matches nearly every novel.
     { name: '#3 novels, text query', path: '/novel?size=15', body: { query: 'blade of' } },
+    // A typo of one name: a few percent of the novels match, as a real title search would.
+    { name: '#3 novels, typo query', path: '/novel?size=15', body: { query: 'hisorau' } },
     {
       name: '#3 novels, filters + sort',
       path: '/novel?size=50',
