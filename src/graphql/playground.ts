@@ -3,14 +3,12 @@
  * accept text/html), with every asset served by this service from node_modules
  * (no CDN, works offline). The schema docs come from introspection.
  */
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { type Request, type RequestHandler, Router } from 'express';
-
-const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
-const moduleDir = (name: string) => dirname(require.resolve(name));
+import { type AssetFile, moduleDir, mountPageAssets, packageDir, sendFresh } from '../http/page-assets';
 
 /** Served file name → absolute path and content type. */
-function assetTable(): Map<string, { path: string; type: string }> {
+function assetTable(): Map<string, AssetFile> {
   const graphiql = packageDir('graphiql');
   return new Map([
     ['react.js', { path: join(moduleDir('react'), 'umd/react.production.min.js'), type: 'js' }],
@@ -59,7 +57,6 @@ const wantsHtml = (req: Request) =>
 /** GET /graphql (HTML) and GET /graphql/assets/*; mount before Apollo's middleware. */
 export function playgroundRouter(): Router {
   const router = Router({ strict: true, caseSensitive: true });
-  const assets = assetTable();
   const page: RequestHandler = (req, res, next) => {
     if (!wantsHtml(req)) {
       // GET queries go on to Apollo, which needs a parsed body (and applies its CSRF checks).
@@ -67,24 +64,9 @@ export function playgroundRouter(): Router {
       next();
       return;
     }
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('html').send(PLAYGROUND_HTML);
+    sendFresh(res, 'html', PLAYGROUND_HTML);
   };
   router.get('/graphql', page);
-  router.get(`${ASSETS}/playground.js`, (_req, res) => {
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('js').send(PLAYGROUND_SCRIPT);
-  });
-  router.get(`${ASSETS}/:file`, (req, res, next) => {
-    const asset = assets.get(req.params.file);
-    if (!asset) {
-      next();
-      return;
-    }
-    res.type(asset.type);
-    res.sendFile(asset.path, { maxAge: '1h' }, (error) => {
-      if (error && !res.headersSent) next(error);
-    });
-  });
+  mountPageAssets(router, ASSETS, { name: 'playground.js', source: PLAYGROUND_SCRIPT }, assetTable());
   return router;
 }

@@ -2,21 +2,21 @@
  * `GET /openapi.json` and the interactive REST reference at `GET /docs`: Swagger UI, with every
  * asset served by this service from node_modules (no CDN, works offline).
  */
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Router } from 'express';
+import { type AssetFile, mountPageAssets, packageDir, sendFresh } from '../http/page-assets';
 import { buildAppSchema } from '../schema';
 import { buildOpenApiDocument } from './openapi';
 import type { RestRoute } from './route';
 
 const ASSETS = '/docs/assets';
-const ASSET_MAX_AGE = '1d';
 
 /**
  * Served file name → absolute path and content type. A fixed allow-list: nothing else in the
  * package (source maps, the sample initializer pointing at the petstore) is reachable.
  */
-function assetTable(): Map<string, { path: string; type: string }> {
-  const swaggerUi = dirname(require.resolve('swagger-ui-dist/package.json'));
+function assetTable(): Map<string, AssetFile> {
+  const swaggerUi = packageDir('swagger-ui-dist');
   return new Map([
     ['swagger-ui-bundle.js', { path: join(swaggerUi, 'swagger-ui-bundle.js'), type: 'js' }],
     ['swagger-ui.css', { path: join(swaggerUi, 'swagger-ui.css'), type: 'css' }],
@@ -76,29 +76,11 @@ const DOCS_HTML = `<!doctype html>
  */
 export async function openApiRouter(routes: readonly RestRoute[]): Promise<Router> {
   const document = JSON.stringify(buildOpenApiDocument(await buildAppSchema(), routes));
-  const assets = assetTable();
   const router = Router({ strict: true, caseSensitive: true });
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(document);
   });
-  router.get('/docs', (_req, res) => {
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('html').send(DOCS_HTML);
-  });
-  router.get(`${ASSETS}/docs.js`, (_req, res) => {
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('js').send(DOCS_SCRIPT);
-  });
-  router.get(`${ASSETS}/:file`, (req, res, next) => {
-    const asset = assets.get(req.params.file);
-    if (!asset) {
-      next();
-      return;
-    }
-    res.type(asset.type);
-    res.sendFile(asset.path, { maxAge: ASSET_MAX_AGE }, (error) => {
-      if (error && !res.headersSent) next(error);
-    });
-  });
+  router.get('/docs', (_req, res) => sendFresh(res, 'html', DOCS_HTML));
+  mountPageAssets(router, ASSETS, { name: 'docs.js', source: DOCS_SCRIPT }, assetTable());
   return router;
 }

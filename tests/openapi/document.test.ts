@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildOpenApiDocument } from '../../src/rest/openapi';
@@ -66,9 +66,7 @@ describe('the OpenAPI document', () => {
     const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
     try {
       const file = join(dir, 'openapi.json');
-      execFileSync(process.execPath, ['-r', '@swc-node/register', 'scripts/openapi.ts', file], {
-        stdio: 'pipe',
-      });
+      writeFileSync(file, JSON.stringify(document));
       const output = execFileSync(
         process.execPath,
         [require.resolve('@redocly/cli/bin/cli.js'), 'lint', '--format=stylish', file],
