@@ -32,11 +32,12 @@ describe('demo data', () => {
 
   describe('loaded into the database', () => {
     let orm: MikroORM;
+    // About 8 s on a quiet 2-core machine; a generous limit for a busy CI runner.
     beforeAll(async () => {
       orm = await openTestOrm();
       await resetDatabase(orm);
       await seedDemoDataIfEmpty(orm, silent);
-    });
+    }, 120000);
     afterAll(() => orm.close());
 
     it('has an airing schedule in the coming week', async () => {
