@@ -31,8 +31,8 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host}:${port}`;
-  console.log(`REST API:   ${base}/`);
-  console.log(`GraphQL:    ${base}/graphql`);
+  console.log(`REST API:   ${base}/   (reference: ${base}/docs, OpenAPI: ${base}/openapi.json)`);
+  console.log(`GraphQL:    ${base}/graphql   (playground in a browser)`);
   console.log(
     `Database:   ${database.mode === 'embedded' ? 'embedded PostgreSQL (.data/postgres)' : 'DATABASE_URL'}`,
   );

@@ -71,7 +71,8 @@ const DOCS_HTML = `<!doctype html>
 
 /**
  * `GET /openapi.json` (built once, at app start, from the route table and the schema), the
- * reference page at `GET /docs` and its assets under `GET /docs/assets/*`. An unknown asset
+ * reference page at `GET /docs` and its assets under `GET /docs/assets/*`, and at `GET /`
+ * the links to them. An unknown asset
  * name falls through to the app's 404.
  */
 export async function openApiRouter(routes: readonly RestRoute[]): Promise<Router> {
@@ -81,6 +82,10 @@ export async function openApiRouter(routes: readonly RestRoute[]): Promise<Route
     res.type('application/json').send(document);
   });
   router.get('/docs', (_req, res) => sendFresh(res, 'html', DOCS_HTML));
+  // Someone opening the service's root finds where to go next.
+  router.get('/', (_req, res) => {
+    res.json({ docs: '/docs', openapi: '/openapi.json', graphql: '/graphql', health: '/healthz' });
+  });
   mountPageAssets(router, ASSETS, { name: 'docs.js', source: DOCS_SCRIPT }, assetTable());
   return router;
 }

@@ -71,4 +71,18 @@ describe('GET /docs and GET /openapi.json', () => {
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'system:not_found' });
   });
+
+  it('GET / links the reference, the document, GraphQL and the health check', async () => {
+    const res = await rest(t.app, 'GET', '/');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      docs: '/docs',
+      openapi: '/openapi.json',
+      graphql: '/graphql',
+      health: '/healthz',
+    });
+    for (const path of Object.values(res.body as Record<string, string>)) {
+      expect({ path, status: (await rest(t.app, 'GET', path)).status }).not.toEqual({ path, status: 404 });
+    }
+  });
 });
