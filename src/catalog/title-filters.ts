@@ -114,31 +114,32 @@ const listed = (column: string, values: readonly string[] | undefined): SqlFragm
   values && values.length > 0 ? [sql(`${column} in (?)`, [...values])] : [];
 
 /** Genres of the title among `slugs`, as a subquery body. */
-function genresAmong(kind: TitleContentType, t: string, slugs: readonly string[]): SqlFragment {
-  return sql(
-    `from ${KINDS[kind].genres} tg join genre g on g.reference = tg.genre_reference
-      where tg.${kind}_reference = ${t}.reference and g.slug in (?)`,
-    [...slugs],
-  );
+/**
+ * The titles of `kind` linked to any of `slugs` (to all of them with `allOf`), as an
+ * uncorrelated subquery: PostgreSQL runs it once and probes a hash per row, where a
+ * correlated one would look up every candidate's genres.
+ */
+function titlesWithGenres(kind: TitleContentType, slugs: readonly string[], allOf = false): SqlFragment {
+  const title = `tg.${kind}_reference`;
+  const linked = `select ${title} from ${KINDS[kind].genres} tg join genre g on g.reference = tg.genre_reference
+      where g.slug in (?)`;
+  // (title, genre) pairs are unique and so are slugs: a count equal to the list's length finds them all.
+  if (allOf) return sql(`${linked} group by ${title} having count(*) = ?`, [...slugs], slugs.length);
+  return sql(linked, [...slugs]);
 }
 
 function genreConditions(kind: TitleContentType, t: string, filters: TitleFilters): SqlFragment[] {
   const { include, exclude } = splitGenres(filters.genres);
-  const out: SqlFragment[] = [];
-  if (include.length > 0) {
-    const among = genresAmong(kind, t, include);
-    // (title, genre) pairs are unique and so are slugs: counting finds every listed genre.
-    out.push(sql(`(select count(*) ${among.sql}) = ?`, ...among.params, include.length));
-  }
-  if (exclude.length > 0) {
-    const among = genresAmong(kind, t, exclude);
-    out.push(sql(`not exists (select 1 ${among.sql})`, ...among.params));
-  }
-  if (filters.hide_nsfw) {
-    const among = genresAmong(kind, t, NSFW_GENRES);
-    out.push(sql(`not exists (select 1 ${among.sql})`, ...among.params));
-  }
-  return out;
+  // Title references are never null, so `not in` means "linked to none of them".
+  const linked = (test: 'in' | 'not in', slugs: readonly string[], allOf = false): SqlFragment => {
+    const titles = titlesWithGenres(kind, slugs, allOf);
+    return sql(`${t}.reference ${test} (${titles.sql})`, ...titles.params);
+  };
+  return [
+    ...(include.length > 0 ? [linked('in', include, true)] : []),
+    ...(exclude.length > 0 ? [linked('not in', exclude)] : []),
+    ...(filters.hide_nsfw ? [linked('not in', NSFW_GENRES)] : []),
+  ];
 }
 
 function magazineConditions(kind: TitleContentType, t: string, slugs: readonly string[] = []): SqlFragment[] {

@@ -68,10 +68,11 @@ export async function migrate(orm: MikroORM): Promise<string[]> {
 }
 
 /**
- * Refreshes the planner's statistics after a bulk load; without them PostgreSQL
- * plans the first queries on a freshly loaded catalog badly (nested loops over
- * thousands of rows) until autovacuum catches up.
+ * Refreshes the planner's statistics and the visibility map after a bulk load; without
+ * them PostgreSQL plans the first queries on a freshly loaded catalog badly (nested
+ * loops over thousands of rows) and index-only scans still read every heap page, until
+ * autovacuum catches up. Runs outside any transaction, as VACUUM must.
  */
 export async function refreshPlannerStatistics(orm: MikroORM): Promise<void> {
-  await orm.em.getConnection().execute('analyze');
+  await orm.em.getConnection().execute('vacuum (analyze)');
 }
