@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { AppError } from '../common/errors/app-error';
 import type { Config } from '../config';
 import { contextOf, sendRequestError } from '../http';
-import { expressPath, inMountingOrder, type RestRoute } from '../rest/route';
+import { expressPath, type RestRoute, routesByPath } from '../rest/route';
 
 /** The headers a caller can read to pace itself (also exposed through CORS). */
 export const RATE_LIMIT_HEADERS: readonly string[] = [
@@ -38,6 +38,13 @@ const ipKey = (req: Request) => `ip:${req.ip ?? req.socket.remoteAddress ?? 'unk
 const tokenKey = (raw: string) => `t:${createHash('sha256').update(raw).digest('base64url')}`;
 
 /**
+ * Every IP address also has a ceiling of this many budgets, charged whenever a token is
+ * sent: keys made of raw tokens (routes without authentication never resolve them) would
+ * otherwise give a caller inventing tokens a fresh budget per request.
+ */
+const IP_CEILING_FACTOR = 10;
+
+/**
  * The caller's budget key; one budget covers REST and GraphQL.
  * - No `auth` value: the client IP.
  * - Where the request does not authenticate (REST routes with auth `none`, the docs,
@@ -45,26 +52,32 @@ const tokenKey = (raw: string) => `t:${createHash('sha256').update(raw).digest('
  * - Where it authenticates (REST routes with optional or required auth, GraphQL):
  *   the client of a third-party token, so all of a client's tokens share one budget;
  *   the token itself for a first-party one (the same key as above); the IP for an
- *   unknown or expired token, so made-up tokens buy no extra budget.
+ *   unknown or expired token, or when the look-up fails, so made-up tokens buy no
+ *   extra budget and a struggling database does not switch the limit off.
  */
-export async function rateLimitKey(req: Request, res: Response, authenticates: boolean): Promise<string> {
+async function rateLimitKey(req: Request, res: Response, authenticates: boolean): Promise<string> {
   const { auth } = contextOf(res);
   if (!auth.rawToken) return ipKey(req);
   if (!authenticates) return tokenKey(auth.rawToken);
-  const holder = await auth.budgetHolder();
+  const holder = await auth.budgetHolder().catch(() => null);
   if (!holder) return ipKey(req);
   return 'client' in holder ? `c:${holder.client}` : tokenKey(auth.rawToken);
 }
 
-function setHeaders(res: Response, config: Config, result: RateLimiterRes): void {
-  const limit = config.rateLimitPoints;
-  const remaining = Math.max(0, limit - result.consumedPoints);
+interface Policy {
+  name: string;
+  points: number;
+  windowSeconds: number;
+}
+
+function setHeaders(res: Response, policy: Policy, result: RateLimiterRes): void {
+  const remaining = Math.max(0, policy.points - result.consumedPoints);
   const resetSeconds = Math.max(0, Math.ceil(result.msBeforeNext / 1000));
   // IETF draft-ietf-httpapi-ratelimit-headers (structured-field form).
-  res.setHeader('RateLimit-Policy', `"default";q=${limit};w=${config.rateLimitWindowSeconds}`);
-  res.setHeader('RateLimit', `"default";r=${remaining};t=${resetSeconds}`);
+  res.setHeader('RateLimit-Policy', `"${policy.name}";q=${policy.points};w=${policy.windowSeconds}`);
+  res.setHeader('RateLimit', `"${policy.name}";r=${remaining};t=${resetSeconds}`);
   // The widespread legacy trio; the reset is a Unix time in seconds (GitHub's convention).
-  res.setHeader('X-RateLimit-Limit', String(limit));
+  res.setHeader('X-RateLimit-Limit', String(policy.points));
   res.setHeader('X-RateLimit-Remaining', String(remaining));
   res.setHeader('X-RateLimit-Reset', String(Math.ceil((Date.now() + result.msBeforeNext) / 1000)));
 }
@@ -75,22 +88,16 @@ function refuse(req: Request, res: Response, retryAfterMs: number): void {
   sendRequestError(req, res, new AppError('system:rate_limit'));
 }
 
-function createLimiter(config: Config, log: Logger): { limiter: RateLimiterAbstract; redis?: Redis } {
-  const options = {
-    points: config.rateLimitPoints,
-    duration: config.rateLimitWindowSeconds,
-    keyPrefix: config.rateLimitPrefix,
-  };
-  if (!config.redisUrl) return { limiter: new RateLimiterMemory(options) };
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
-  redis.on('error', (error: Error) => log.warn({ err: error }, 'rate limit: Redis error'));
-  const limiter = new RateLimiterRedis({
+/** A limiter of `policy`: in Redis when configured (with an in-memory fallback), else in memory. */
+function createLimiter(policy: Policy, prefix: string, redis: Redis | undefined): RateLimiterAbstract {
+  const options = { points: policy.points, duration: policy.windowSeconds, keyPrefix: prefix };
+  if (!redis) return new RateLimiterMemory(options);
+  return new RateLimiterRedis({
     ...options,
     storeClient: redis,
     // While Redis is unreachable each instance limits on its own rather than failing requests.
     insuranceLimiter: new RateLimiterMemory(options),
   });
-  return { limiter, redis };
 }
 
 /**
@@ -102,36 +109,62 @@ function createLimiter(config: Config, log: Logger): { limiter: RateLimiterAbstr
 export function createRateLimit(config: Config, log: Logger, routes: readonly RestRoute[]): RateLimit {
   const router = Router({ strict: true, caseSensitive: true });
   if (!config.rateLimit) return { router, close: async () => {} };
-  const { limiter, redis } = createLimiter(config, log);
+  let redis: Redis | undefined;
+  if (config.redisUrl) {
+    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    redis.on('error', (error: Error) => log.warn({ err: error }, 'rate limit: Redis error'));
+  }
+  const windowSeconds = config.rateLimitWindowSeconds;
+  const caller: Policy = { name: 'default', points: config.rateLimitPoints, windowSeconds };
+  const ceiling: Policy = { name: 'ip', points: config.rateLimitPoints * IP_CEILING_FACTOR, windowSeconds };
+  const callers = createLimiter(caller, config.rateLimitPrefix, redis);
+  const ceilings = createLimiter(ceiling, `${config.rateLimitPrefix}-ip`, redis);
+
+  /** Spends a point of `policy`'s budget under `key`; false when it answered 429. */
+  const spend = async (
+    req: Request,
+    res: Response,
+    limiter: RateLimiterAbstract,
+    policy: Policy,
+    key: string,
+  ): Promise<boolean> => {
+    try {
+      setHeaders(res, policy, await limiter.consume(key));
+      return true;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      setHeaders(res, policy, rejection);
+      refuse(req, res, rejection.msBeforeNext);
+      return false;
+    }
+  };
 
   // Charges once, then leaves this router, so a request matching several rows pays once.
   const charge =
     (authenticates: boolean): RequestHandler =>
     (req, res, next) => {
-      rateLimitKey(req, res, authenticates)
-        .then((key) => limiter.consume(key))
-        .then(
-          (result) => {
-            setHeaders(res, config, result);
-            next('router');
-          },
-          (rejection: unknown) => {
-            if (rejection instanceof RateLimiterRes) {
-              setHeaders(res, config, rejection);
-              refuse(req, res, rejection.msBeforeNext);
-              return;
-            }
-            // A store (or token look-up) failure: let the request through rather than fail it here.
-            log.error({ err: rejection }, 'rate limit: store failure');
-            next('router');
-          },
-        );
+      const run = async () => {
+        // The ceiling first: an exhausted IP is refused before any token look-up.
+        if (contextOf(res).auth.rawToken && !(await spend(req, res, ceilings, ceiling, ipKey(req)))) return;
+        if (await spend(req, res, callers, caller, await rateLimitKey(req, res, authenticates)))
+          next('router');
+      };
+      run().catch((error: unknown) => {
+        // A store failure without a fallback: let the request through rather than fail it here.
+        log.error({ err: error }, 'rate limit: store failure');
+        next('router');
+      });
     };
 
+  // Mirrors the REST router: the first path that matches decides, and a method it lacks
+  // (a 405) is keyed as unauthenticated.
   router.all('/graphql', charge(true));
-  for (const route of inMountingOrder(routes)) {
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    router[method](expressPath(route.path), charge(route.auth !== 'none'));
+  for (const [path, pathRoutes] of routesByPath(routes)) {
+    for (const route of pathRoutes) {
+      const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+      router[method](expressPath(path), charge(route.auth !== 'none'));
+    }
+    router.all(expressPath(path), charge(false));
   }
   router.use(charge(false));
 

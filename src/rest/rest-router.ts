@@ -5,7 +5,7 @@ import { asAppError } from '../common/errors/render';
 import type { RequestContext } from '../context';
 import { contextOf, sendError } from '../http';
 import { validateRouteInput } from './input-validation';
-import { expressPath, inMountingOrder, type RestRoute, type RouteInput } from './route';
+import { expressPath, type RestRoute, type RouteInput, routesByPath } from './route';
 
 const BODY_LIMIT = '1mb';
 
@@ -67,11 +67,7 @@ async function runRoute(
  */
 export function restRouter(routes: readonly RestRoute[], apollo: ApolloServer<RequestContext>): Router {
   const router = Router({ strict: true, caseSensitive: true });
-  const byPath = new Map<string, RestRoute[]>();
-  for (const route of inMountingOrder(routes)) {
-    byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
-  }
-  for (const [path, pathRoutes] of byPath) {
+  for (const [path, pathRoutes] of routesByPath(routes)) {
     for (const route of pathRoutes) {
       const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
       const handlers: RequestHandler[] = route.body ? [jsonBody] : [];

@@ -48,3 +48,16 @@ export function inMountingOrder(routes: readonly RestRoute[]): RestRoute[] {
   const paramCount = (path: string) => (path.match(/\{/g) ?? []).length;
   return [...routes].sort((a, b) => paramCount(a.path) - paramCount(b.path));
 }
+
+/**
+ * The routes grouped by path, paths in mounting order. Express matches a request to the
+ * first such path (then answers 405 if no method of it fits), so whatever mirrors the
+ * REST router's choice mounts paths in this order.
+ */
+export function routesByPath(routes: readonly RestRoute[]): Map<string, RestRoute[]> {
+  const byPath = new Map<string, RestRoute[]>();
+  for (const route of inMountingOrder(routes)) {
+    byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  }
+  return byPath;
+}

@@ -6,12 +6,13 @@ import { AuthToken } from '../../src/accounts/auth-token.entity';
 import { hashSecret } from '../../src/common/auth/secrets';
 import { buildClient, buildManga, buildToken, buildUser } from '../factories';
 import { gql, rest } from '../setup/clients';
-import { openTestOrm, resetDatabase } from '../setup/db';
+import { openTestOrm, QueryCounter, resetDatabase } from '../setup/db';
 import { type HttpTestApp, startHttpApp } from './http-app';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 let orm: MikroORM;
+const queries = new QueryCounter();
 const started: HttpTestApp[] = [];
 
 async function start(env: Record<string, string>): Promise<HttpTestApp['app']> {
@@ -21,7 +22,7 @@ async function start(env: Record<string, string>): Promise<HttpTestApp['app']> {
 }
 
 beforeAll(async () => {
-  orm = await openTestOrm();
+  orm = await openTestOrm(queries);
   await resetDatabase(orm);
   await buildManga(orm, { slug: 'limited-manga' });
 });
@@ -107,6 +108,36 @@ describe('rate limiting in memory', () => {
     // Unknown paths and the docs do not authenticate either.
     await rest(app, 'GET', '/no-such-path', undefined, { token: 'token-c' }).expect(404);
     await rest(app, 'GET', '/openapi.json', undefined, { token: 'token-c' }).expect(429);
+  });
+
+  it('caps an IP inventing tokens at ten budgets, refused before any token look-up', async () => {
+    const app = await start({ RATE_LIMIT_POINTS: '1' });
+    for (let i = 0; i < 10; i++) {
+      await rest(app, 'GET', '/manga/limited-manga', undefined, { token: `invented-${i}` }).expect(200);
+    }
+    const refused = await rest(app, 'GET', '/manga/limited-manga', undefined, {
+      token: 'invented-10',
+    }).expect(429);
+    expect(refused.body.code).toBe('system:rate_limit');
+    expect(refused.headers['ratelimit-policy']).toBe('"ip";q=10;w=60');
+    expect(refused.headers['retry-after']).toBeDefined();
+    // On a route that would resolve the token, the refusal comes first: no SQL at all.
+    const statements = await queries.count(() =>
+      rest(app, 'POST', '/novel', {}, { token: 'invented-11' }).expect(429),
+    );
+    expect(statements).toBe(0);
+    // Callers without a token keep their own budget.
+    await rest(app, 'GET', '/manga/limited-manga').expect(200);
+  });
+
+  it('keys a 405 as the REST router answers it: unauthenticated, by the raw value', async () => {
+    const app = await start({ RATE_LIMIT_POINTS: '1' });
+    // PUT /comments/latest is a 405 of the auth-none path, not PUT /comments/{comment_reference}.
+    const statements = await queries.count(() =>
+      rest(app, 'PUT', '/comments/latest', {}, { token: 'made-up' }).expect(405),
+    );
+    expect(statements).toBe(0);
+    await rest(app, 'GET', '/manga/limited-manga').expect(200);
   });
 
   it('charges an unknown or expired token to the IP where the route authenticates', async () => {
