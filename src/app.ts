@@ -123,7 +123,8 @@ export async function buildApp({
 
   app.use(playgroundRouter());
   app.post('/graphql', express.json({ limit: '1mb', strict: false }));
-  app.use('/graphql', expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) }));
+  // Exactly /graphql: anything below it (a trailing slash, unknown assets) is the app's 404.
+  app.all('/graphql', expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) }));
   app.use(await openApiRouter(routes));
   app.use(httpCaching(routes, config));
   app.use(restRouter(routes, apollo));

@@ -74,6 +74,10 @@ describe('routing', () => {
       ['an unknown path', '/no/such/path'],
       ['an extra segment', '/manga/x/extra'],
       ['the bare collection path', '/manga'],
+      ['a trailing slash on /graphql', '/graphql/'],
+      ['a path below /graphql', '/graphql/x'],
+      ['an unknown playground asset', '/graphql/assets/nope.js'],
+      ['an unknown docs asset', '/docs/assets/nope.js'],
     ])('%s (%s)', async (_name, path) => {
       const res = await rest(t.app, 'GET', path);
       expect(res.status).toBe(404);
