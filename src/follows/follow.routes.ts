@@ -9,6 +9,7 @@ export const followRoutes: RestRoute[] = [
     method: 'PUT',
     path: '/follow/{username}',
     auth: 'required',
+    errors: [409],
     params,
     rootField: 'followUser',
     document: `mutation FollowUser($username: String!) { followUser(username: $username) { follow } }`,

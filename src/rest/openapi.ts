@@ -34,7 +34,7 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input or a rule of the operation was broken',
-  401: 'Missing, invalid or expired token',
+  401: 'Missing, invalid or expired token, or wrong credentials',
   403: 'The caller, or the scopes of a third-party token, may not do this',
   404: 'Not found',
   408: 'The request took too long',
@@ -243,11 +243,10 @@ function errorResponses(route: RestRoute): Record<string, unknown> {
   if (route.auth !== 'none') statuses.push(403);
   if (Object.keys(route.params).length > 0 || route.auth !== 'none') statuses.push(404);
   statuses.push(408);
-  if (route.method !== 'GET') statuses.push(409);
   if (route.body) statuses.push(413);
-  statuses.push(429, 500);
+  statuses.push(429, 500, ...(route.errors ?? []));
   return Object.fromEntries(
-    statuses
+    [...new Set(statuses)]
       .sort((a, b) => a - b)
       .map((status) => [
         String(status),

@@ -22,6 +22,11 @@ export interface RestRoute {
   /** The contract's endpoint number, for the 22 contract paths. */
   contract?: number;
   auth: AuthLevel;
+  /**
+   * Error statuses of the route's own rules that its auth level, path and body do not
+   * already imply (e.g. 409 for a taken name); the OpenAPI document lists them.
+   */
+  errors?: readonly (401 | 403 | 404 | 409)[];
   /** Path parameters, in path order. */
   params: Record<string, JsonSchema>;
   /** Whether the route takes `page` and `size`. */

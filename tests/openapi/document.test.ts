@@ -62,6 +62,26 @@ describe('the OpenAPI document', () => {
     expect(manga.properties.external).toMatchObject({ type: 'array' });
   });
 
+  it('declares the statuses of route rules: 409 only where a conflict can happen, login failures', () => {
+    const statusesOf = (method: string, path: string) =>
+      Object.keys(operationOf(method, path)!.responses as object);
+    const withConflict = restRoutes.filter((route) => statusesOf(route.method, route.path).includes('409'));
+    expect(withConflict.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+      'POST /auth/signup',
+      'POST /client',
+      'PUT /client/{client_reference}',
+      'PUT /comments/{comment_reference}',
+      'PUT /comments/{content_type}/{slug}',
+      'PUT /follow/{username}',
+    ]);
+    expect(statusesOf('POST', '/auth/login')).toEqual(expect.arrayContaining(['401', '404']));
+    expect(statusesOf('POST', '/auth/signup')).toContain('403');
+    expect(statusesOf('POST', '/auth/token')).toContain('401');
+    // Routes without authentication answer no 401 or 403 of their own.
+    expect(statusesOf('GET', '/manga/{slug}')).not.toContain('401');
+    expect(statusesOf('GET', '/manga/{slug}')).not.toContain('403');
+  });
+
   it('passes `redocly lint` (OpenAPI 3.1)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
     try {
