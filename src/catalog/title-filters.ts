@@ -117,7 +117,9 @@ const listed = (column: string, values: readonly string[] | undefined): SqlFragm
 /**
  * The titles of `kind` linked to any of `slugs` (to all of them with `allOf`), as an
  * uncorrelated subquery: PostgreSQL runs it once and probes a hash per row, where a
- * correlated one would look up every candidate's genres.
+ * correlated one would look up every candidate's genres. The hash holds while the linked
+ * titles fit in work_mem (about 120,000 at PostgreSQL's default 4 MB); past that `not in`
+ * rescans the list per title, and exclusions would want `not exists` instead.
  */
 function titlesWithGenres(kind: TitleContentType, slugs: readonly string[], allOf = false): SqlFragment {
   const title = `tg.${kind}_reference`;
