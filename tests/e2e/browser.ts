@@ -5,14 +5,28 @@ import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { type TestApp, useTestApp } from '../setup/harness';
 
-/** Debian's `chromium` package; CI installs it, so only a machine without it skips. */
+/** Debian's `chromium` package; CI installs it. */
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
+/** Set by .ci/run: there a missing browser is a failure, never a silent skip. */
+const chromiumRequired = process.env.REQUIRE_CHROMIUM === '1';
 
-/** `describe` when Chromium is installed; else skipped, with a note on stderr. */
+/**
+ * `describe` when Chromium is installed. Without it the tests fail under CI and are
+ * skipped elsewhere, with a note on stderr: `npm test` must pass on a fresh machine that
+ * has only Node.js, and a browser is not an npm package here.
+ */
 export function describeInChromium(title: string, body: () => void): void {
   if (hasChromium) {
     describe(`${title} in headless Chromium`, body);
+    return;
+  }
+  if (chromiumRequired) {
+    describe(title, () => {
+      it(`needs ${CHROMIUM} (REQUIRE_CHROMIUM=1)`, () => {
+        throw new Error(`${CHROMIUM} is absent: apt-get install chromium`);
+      });
+    });
     return;
   }
   process.stderr.write(`Skipping "${title}": ${CHROMIUM} is absent (apt-get install chromium).\n`);
