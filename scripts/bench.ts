@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import pino from 'pino';
@@ -8,7 +7,7 @@ import request from 'supertest';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createOrm, ensureDatabase, migrate } from '../src/db/database';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
+import { freeLoopbackPort, startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
 import { seedDemoData } from '../src/import/demo-data';
 
 /**
@@ -26,17 +25,6 @@ interface Scenario {
   name: string;
   path: string;
   body: unknown;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 async function benchDatabase(): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
@@ -194,7 +182,7 @@ async function main(): Promise<void> {
     console.log(`data: ${data.titles} titles, ${data.entries} list entries; #21 user: ${data.busiestUser}`);
     const list = scenarios(data.busiestUser);
     const counts = await queryCounts(url, list);
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     service = await startService(url, port);
     console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario\n`);
     console.log('scenario                      median ms   p99 ms    req/s   SQL/request  errors');

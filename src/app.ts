@@ -15,7 +15,7 @@ import type { Config } from './config';
 import { RequestContext } from './context';
 import { graphqlLimitOptions } from './graphql/limits';
 import { playgroundRouter } from './graphql/playground';
-import { contextOf, sendError, sendRequestError } from './http';
+import { contextOf, parseJsonBody, sendError, sendRequestError } from './http';
 import { httpCaching } from './http/caching';
 import { corsMiddleware } from './http/cors';
 import { createRateLimit } from './http/rate-limit';
@@ -67,8 +67,10 @@ export async function buildApp({
     maxAliases: config.graphqlMaxAliases,
     maxTokens: config.graphqlMaxTokens,
   });
+  // Built once: Apollo executes it, the OpenAPI document is derived from it.
+  const schema = await buildAppSchema();
   const apollo = new ApolloServer<RequestContext>({
-    schema: await buildAppSchema(),
+    schema,
     formatError: formatGraphQLError,
     introspection: config.introspection,
     includeStacktraceInErrorResponses: false,
@@ -122,10 +124,10 @@ export async function buildApp({
   app.use(rateLimit.router);
 
   app.use(playgroundRouter());
-  app.post('/graphql', express.json({ limit: '1mb', strict: false }));
+  app.post('/graphql', parseJsonBody);
   // Exactly /graphql: anything below it (a trailing slash, unknown assets) is the app's 404.
   app.all('/graphql', expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) }));
-  app.use(await openApiRouter(routes));
+  app.use(openApiRouter(schema, routes));
   app.use(httpCaching(routes, config));
   app.use(restRouter(routes, apollo));
 

@@ -123,33 +123,22 @@ function url(env: Env, name: string, fallback: string): string {
   return raw.replace(/\/+$/, '');
 }
 
-function smtpUrl(env: Env): string | undefined {
-  const raw = env.SMTP_URL;
+/** An optional URL whose scheme must be one of `protocols` (e.g. `smtp:`); `message` says which. */
+function urlWithProtocol(
+  env: Env,
+  name: string,
+  protocols: readonly string[],
+  message: string,
+): string | undefined {
+  const raw = env[name];
   if (!raw) return undefined;
   let protocol: string;
   try {
     protocol = new URL(raw).protocol;
   } catch {
-    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+    throw new ConfigError(message);
   }
-  if (protocol !== 'smtp:' && protocol !== 'smtps:') {
-    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
-  }
-  return raw;
-}
-
-function redisUrl(env: Env): string | undefined {
-  const raw = env.REDIS_URL;
-  if (!raw) return undefined;
-  let protocol: string;
-  try {
-    protocol = new URL(raw).protocol;
-  } catch {
-    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
-  }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') {
-    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
-  }
+  if (!protocols.includes(protocol)) throw new ConfigError(message);
   return raw;
 }
 
@@ -250,7 +239,12 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPoints: integer(env, 'RATE_LIMIT_POINTS', 300, 1, 1000000),
     rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
     rateLimitPrefix: env.RATE_LIMIT_PREFIX || 'rate-limit',
-    redisUrl: redisUrl(env),
+    redisUrl: urlWithProtocol(
+      env,
+      'REDIS_URL',
+      ['redis:', 'rediss:'],
+      'REDIS_URL must be a redis:// or rediss:// URL',
+    ),
     corsOrigins: Object.freeze(corsOrigins(env)),
     cacheMaxAgeSeconds: integer(env, 'CACHE_MAX_AGE_SECONDS', 60, 0, 31536000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60000, 100, 3600000),
@@ -260,7 +254,12 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlMaxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', 3000, 100, 1000000),
     introspection: flag(env, 'GRAPHQL_INTROSPECTION', true),
     trgmThreshold: threshold,
-    smtpUrl: smtpUrl(env),
+    smtpUrl: urlWithProtocol(
+      env,
+      'SMTP_URL',
+      ['smtp:', 'smtps:'],
+      'SMTP_URL must be an smtp:// or smtps:// URL',
+    ),
     mailFrom: env.MAIL_FROM || defaultMailFrom(publicUrl),
     signupCaptcha: captchaSetting(env),
     signupAllowlist: Object.freeze(allowlist(env)),

@@ -1,7 +1,10 @@
-import type { Request, Response } from 'express';
+import express, { type Request, type Response } from 'express';
 import type { AppError, Language } from './common/errors/app-error';
 import { errorBody } from './common/errors/render';
 import type { RequestContext } from './context';
+
+/** The JSON body parser of `/graphql` and the REST routes: bodies up to 1 MiB, any JSON value. */
+export const parseJsonBody = express.json({ limit: '1mb', strict: false });
 
 /** The request context that app.ts attaches to every response's locals. */
 export function contextOf(res: Response): RequestContext {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import type { Server } from 'node:http';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { createOrm, migrate, openDatabase } from './db/database';
+import { createOrm, EMBEDDED_DATA_DIR, migrate, openDatabase } from './db/database';
 import { seedDemoDataIfEmpty } from './import/demo-data';
 import { createLogger } from './logger';
 import { startNewEpisodeJob } from './notifications/new-episode-job';
@@ -14,7 +14,6 @@ async function main(): Promise<void> {
   const log = createLogger(config);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
-    dataDir: '.data/postgres',
     log: (line) => log.debug({ postgres: line }),
   });
   const orm = await createOrm(database.url);
@@ -34,7 +33,7 @@ async function main(): Promise<void> {
   console.log(`REST API:   ${base}/   (reference: ${base}/docs, OpenAPI: ${base}/openapi.json)`);
   console.log(`GraphQL:    ${base}/graphql   (playground in a browser)`);
   console.log(
-    `Database:   ${database.mode === 'embedded' ? 'embedded PostgreSQL (.data/postgres)' : 'DATABASE_URL'}`,
+    `Database:   ${database.mode === 'embedded' ? `embedded PostgreSQL (${EMBEDDED_DATA_DIR})` : 'DATABASE_URL'}`,
   );
   console.log(`Email:      ${config.smtpUrl ? 'SMTP (SMTP_URL)' : 'written to the log (SMTP_URL is unset)'}`);
   const example = await exampleMangaSlug(orm.em.fork());

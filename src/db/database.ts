@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { startEmbeddedPostgres } from './embedded';
-import { ormOptions } from './orm-options';
+import { ormOptions, type OrmOptionsInput } from './orm-options';
 
 export type DatabaseMode = 'external' | 'embedded';
 
@@ -13,6 +13,8 @@ export interface Database {
 }
 
 const EMBEDDED_DATABASE = 'catalog';
+/** Where the embedded PostgreSQL keeps its data unless told otherwise. */
+export const EMBEDDED_DATA_DIR = '.data/postgres';
 
 /** Creates `name` on the server at `serverUrl` unless it exists. */
 export async function ensureDatabase(serverUrl: string, name: string, template?: string): Promise<string> {
@@ -34,17 +36,20 @@ export async function ensureDatabase(serverUrl: string, name: string, template?:
 
 /**
  * The database the service uses: `DATABASE_URL` when set, else an embedded
- * PostgreSQL with its data under `dataDir`.
+ * PostgreSQL with its data under `dataDir` ({@link EMBEDDED_DATA_DIR} by default).
  */
 export async function openDatabase(options: {
   databaseUrl: string | undefined;
-  dataDir: string;
+  dataDir?: string;
   log?: (line: string) => void;
 }): Promise<Database> {
   if (options.databaseUrl) {
     return { mode: 'external', url: options.databaseUrl, stop: async () => undefined };
   }
-  const embedded = await startEmbeddedPostgres({ dataDir: options.dataDir, log: options.log });
+  const embedded = await startEmbeddedPostgres({
+    dataDir: options.dataDir ?? EMBEDDED_DATA_DIR,
+    log: options.log,
+  });
   try {
     const url = await ensureDatabase(embedded.serverUrl, EMBEDDED_DATABASE);
     return { mode: 'embedded', url, stop: embedded.stop };
@@ -54,10 +59,7 @@ export async function openDatabase(options: {
   }
 }
 
-export async function createOrm(
-  url: string,
-  extra: { onQuery?: (sql: string) => void; poolMax?: number } = {},
-) {
+export async function createOrm(url: string, extra: Omit<OrmOptionsInput, 'clientUrl'> = {}) {
   return MikroORM.init(ormOptions({ clientUrl: url, ...extra }));
 }
 

@@ -14,7 +14,8 @@ const OS_USER = 'postgres';
 /** macOS has no C.UTF-8 locale. */
 const UTF8_CTYPE = process.platform === 'darwin' ? 'en_US.UTF-8' : 'C.UTF-8';
 
-async function freeLoopbackPort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export async function freeLoopbackPort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);

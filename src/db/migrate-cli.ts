@@ -5,7 +5,7 @@ import { createOrm, migrate, openDatabase } from './database';
 /** `npm run migrate`: applies pending committed migrations to DATABASE_URL (or the embedded database). */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: '.data/postgres' });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl });
   const orm = await createOrm(database.url);
   try {
     const applied = await migrate(orm);

@@ -3,11 +3,11 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { config } from '../config';
 import { entities } from './entities';
+import { migrationsList } from './migrations';
 
 interface PoolConnection {
   query(sql: string, callback: (error: Error | null) => void): void;
 }
-import { migrationsList } from './migrations';
 
 export interface OrmOptionsInput {
   clientUrl: string;

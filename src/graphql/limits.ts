@@ -53,6 +53,7 @@ import {
   valueFromASTUntyped,
 } from 'graphql';
 import { AppError } from '../common/errors/app-error';
+import { SIZE_DEFAULT, SIZE_MAX } from '../common/pagination/pagination';
 
 export type QueryLimit = 'depth' | 'cost' | 'aliases' | 'tokens';
 
@@ -62,10 +63,6 @@ export interface GraphQLLimits {
   readonly maxAliases: number;
   readonly maxTokens: number;
 }
-
-/** The paging defaults of the schema (`size: Int! = 15`, at most 100). */
-export const DEFAULT_PAGE_SIZE = 15;
-export const MAX_PAGE_SIZE = 100;
 
 /** The refusal, as a GraphQL error carrying the catalog error and HTTP 400. */
 export function queryTooComplex(
@@ -121,64 +118,52 @@ type Fragments = (name: string) => FragmentDefinitionNode | undefined;
 
 const isIntrospection = (field: FieldNode) => field.name.value.startsWith('__');
 
-/** The deepest chain of fields under a selection set; fragment depths are memoised. */
-function depthOf(
+/** What the depth and alias limits measure under a selection set. */
+interface SelectionShape {
+  /** The deepest chain of fields, introspection fields excluded. */
+  depth: number;
+  /** Aliased fields, each fragment counted at every use. */
+  aliases: number;
+}
+
+const NO_SELECTIONS: SelectionShape = { depth: 0, aliases: 0 };
+
+/** The shape of a selection set, fragments expanded; fragment shapes are memoised. */
+function shapeOf(
   set: SelectionSetNode,
   fragments: Fragments,
-  memo: Map<string, number>,
+  memo: Map<string, SelectionShape>,
   seen: Set<string>,
-): number {
-  let deepest = 0;
+): SelectionShape {
+  let depth = 0;
+  let aliases = 0;
   for (const selection of set.selections) {
-    let depth = 0;
     if (selection.kind === Kind.FIELD) {
-      if (isIntrospection(selection)) continue;
-      depth = 1 + (selection.selectionSet ? depthOf(selection.selectionSet, fragments, memo, seen) : 0);
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      depth = depthOf(selection.selectionSet, fragments, memo, seen);
+      const inner = selection.selectionSet
+        ? shapeOf(selection.selectionSet, fragments, memo, seen)
+        : NO_SELECTIONS;
+      aliases += (selection.alias ? 1 : 0) + inner.aliases;
+      if (!isIntrospection(selection)) depth = Math.max(depth, 1 + inner.depth);
+      continue;
+    }
+    let inner: SelectionShape;
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      inner = shapeOf(selection.selectionSet, fragments, memo, seen);
     } else {
       const name = selection.name.value;
       const fragment = fragments(name);
       if (!fragment || seen.has(name)) continue; // unknown or cyclic: other rules report it
       if (!memo.has(name)) {
         seen.add(name);
-        memo.set(name, depthOf(fragment.selectionSet, fragments, memo, seen));
+        memo.set(name, shapeOf(fragment.selectionSet, fragments, memo, seen));
         seen.delete(name);
       }
-      depth = memo.get(name)!;
+      inner = memo.get(name)!;
     }
-    deepest = Math.max(deepest, depth);
+    depth = Math.max(depth, inner.depth);
+    aliases += inner.aliases;
   }
-  return deepest;
-}
-
-/** Aliased fields under a selection set, each fragment counted at every use. */
-function aliasesOf(
-  set: SelectionSetNode,
-  fragments: Fragments,
-  memo: Map<string, number>,
-  seen: Set<string>,
-): number {
-  let count = 0;
-  for (const selection of set.selections) {
-    if (selection.kind === Kind.FIELD) {
-      if (selection.alias) count += 1;
-      if (selection.selectionSet) count += aliasesOf(selection.selectionSet, fragments, memo, seen);
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      count += aliasesOf(selection.selectionSet, fragments, memo, seen);
-    } else {
-      const name = selection.name.value;
-      const fragment = fragments(name);
-      if (!fragment || seen.has(name)) continue;
-      if (!memo.has(name)) {
-        seen.add(name);
-        memo.set(name, aliasesOf(fragment.selectionSet, fragments, memo, seen));
-        seen.delete(name);
-      }
-      count += memo.get(name)!;
-    }
-  }
-  return count;
+  return { depth, aliases };
 }
 
 /** The depth and alias limits as one graphql-js validation rule (results are cached by Apollo). */
@@ -186,9 +171,8 @@ export function depthAndAliasRule({ maxDepth, maxAliases }: GraphQLLimits): Vali
   return (context: ValidationContext): ASTVisitor => ({
     OperationDefinition(operation) {
       const fragments: Fragments = (name) => context.getFragment(name) ?? undefined;
-      const depth = depthOf(operation.selectionSet, fragments, new Map(), new Set());
+      const { depth, aliases } = shapeOf(operation.selectionSet, fragments, new Map(), new Set());
       if (depth > maxDepth) context.reportError(queryTooComplex('depth', depth, maxDepth, [operation]));
-      const aliases = aliasesOf(operation.selectionSet, fragments, new Map(), new Set());
       if (aliases > maxAliases) {
         context.reportError(queryTooComplex('aliases', aliases, maxAliases, [operation]));
       }
@@ -206,13 +190,13 @@ function pageSizeOf(
   const argument = field.args.find((arg) => arg.name === 'size');
   if (!argument) return undefined;
   const given = node.arguments?.find((arg) => arg.name.value === 'size');
-  let value: unknown = argument.defaultValue ?? DEFAULT_PAGE_SIZE;
+  let value: unknown = argument.defaultValue ?? SIZE_DEFAULT;
   if (given) {
     const raw = valueFromASTUntyped(given.value, variables);
     if (raw !== undefined && raw !== null) value = raw;
   }
-  const size = typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : DEFAULT_PAGE_SIZE;
-  return Math.min(Math.max(size, 1), MAX_PAGE_SIZE);
+  const size = typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : SIZE_DEFAULT;
+  return Math.min(Math.max(size, 1), SIZE_MAX);
 }
 
 /** The cost of an operation with its variables (formula at the top of this file). */

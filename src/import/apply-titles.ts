@@ -4,9 +4,9 @@ import type { CatalogTitle } from '../catalog/catalog-title.entity';
 import { Manga } from '../catalog/manga.entity';
 import { Novel } from '../catalog/novel.entity';
 import { inBatches, type ApplyContext } from './apply-context';
-import { pgArray, runSql } from './bulk-sql';
+import { batches, pgArray, runSql } from './bulk-sql';
 import { assignChanged } from './entity-patch';
-import type { ReferenceIndex } from './import-references';
+import { LOOKUP_BATCH, type ReferenceIndex } from './import-references';
 import type {
   AnimeRecord,
   CreditRecord,
@@ -289,7 +289,7 @@ function warnNsfwMismatch(
  * §6.4), so it follows when `deleted` changes on titles that collections hold.
  */
 async function recountCollectionEntries(em: EntityManager, titles: readonly string[]): Promise<void> {
-  for (let start = 0; start < titles.length; start += 1000) {
+  for (const batch of batches(titles, LOOKUP_BATCH)) {
     await runSql(
       em,
       `update collection c set entries = (
@@ -299,7 +299,7 @@ async function recountCollectionEntries(em: EntityManager, titles: readonly stri
            and not exists (select 1 from manga t where i.content_type = 'manga' and t.reference = i.content_reference and t.deleted)
            and not exists (select 1 from novel t where i.content_type = 'novel' and t.reference = i.content_reference and t.deleted))
        where c.reference in (select collection_reference from collection_item where content_reference = any(?::uuid[]))`,
-      [pgArray(titles.slice(start, start + 1000))],
+      [pgArray(batch)],
     );
   }
 }

@@ -16,7 +16,8 @@ const ROWS_PER_STATEMENT = 5000;
 
 const quote = (identifier: string): string => `"${identifier}"`;
 
-function* batches<T>(items: readonly T[], size = ROWS_PER_STATEMENT): Generator<readonly T[]> {
+/** Consecutive slices of at most `size` items (one statement's worth each). */
+export function* batches<T>(items: readonly T[], size = ROWS_PER_STATEMENT): Generator<readonly T[]> {
   for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
 }
 

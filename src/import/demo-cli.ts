@@ -16,7 +16,7 @@ async function main(): Promise<number> {
   }
   const config = loadConfig();
   const log = createLogger({ logLevel: config.logLevel });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: '.data/postgres' });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl });
   const orm = await createOrm(database.url);
   try {
     await migrate(orm);

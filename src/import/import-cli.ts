@@ -37,7 +37,7 @@ async function main(args: readonly string[]): Promise<number> {
 
 async function importIntoDatabase(document: unknown): Promise<number> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: '.data/postgres' });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl });
   try {
     const orm = await createOrm(database.url);
     try {

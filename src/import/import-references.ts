@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { pgArray, runSql } from './bulk-sql';
+import { batches, pgArray, runSql } from './bulk-sql';
 import type { IssueLog } from './import-errors';
 import { TITLE_SECTIONS, type TitleSection, type UserRecord } from './import-schema';
 import {
@@ -60,12 +60,6 @@ export interface DatabasePreparation {
   readonly emailHolders: string[];
 }
 
-function chunks<T>(items: readonly T[], size = LOOKUP_BATCH): T[][] {
-  const result: T[][] = [];
-  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
-  return result;
-}
-
 /**
  * The checks that need the database, run inside the import transaction before
  * anything is written: referenced slugs the file does not define must exist;
@@ -95,7 +89,7 @@ async function resolveExternalReferences(
   for (const kind of REFERENCE_KINDS) {
     const wanted = facts.external[kind];
     const found = new Set<string>();
-    for (const batch of chunks([...wanted])) {
+    for (const batch of batches([...wanted], LOOKUP_BATCH)) {
       const rows = await runSql<{ slug: string; reference: string }>(
         em,
         `select slug, reference from "${TABLE_OF[kind]}" where slug = any(?::text[])`,
@@ -144,7 +138,7 @@ async function checkExtcatIds(
   const holders: string[] = [];
   const fileSlugs = facts.keys[section];
   const raw = facts.sections[section] ?? [];
-  for (const batch of chunks([...facts.extcatIds[section].entries()])) {
+  for (const batch of batches([...facts.extcatIds[section].entries()], LOOKUP_BATCH)) {
     const rows = await runSql<{ slug: string; extcat_id: number }>(
       em,
       `select slug, extcat_id from "${section}" where extcat_id = any(?::int[])`,
@@ -171,7 +165,7 @@ async function checkExtcatIds(
 async function checkEmails(em: EntityManager, facts: FileFacts, issues: IssueLog): Promise<string[]> {
   const holders: string[] = [];
   const fileUsers = facts.keys.users;
-  for (const batch of chunks([...facts.userEmails.entries()])) {
+  for (const batch of batches([...facts.userEmails.entries()], LOOKUP_BATCH)) {
     const rows = await runSql<{ reference: string; username: string; email: string }>(
       em,
       `select reference, username, lower(email) as email from "user" where lower(email) = any(?::text[])`,

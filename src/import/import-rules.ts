@@ -1,3 +1,4 @@
+import { isPlainObject } from '../common/validation/json-schema';
 import type { IssueLog } from './import-errors';
 
 /**
@@ -172,10 +173,6 @@ type RequiredKeys<S extends RecordSpec> = {
 export type Parsed<S extends RecordSpec> = { -readonly [K in RequiredKeys<S>]: ValueOf<S[K]> } & {
   -readonly [K in Exclude<keyof S, RequiredKeys<S>>]?: ValueOf<S[K]>;
 };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Checks an object against `spec`: unknown keys are errors so that typos do not pass silently. */
 export function parseObject<S extends RecordSpec>(

@@ -264,7 +264,6 @@ export type MangaRecord = Parsed<typeof mangaSpec>;
 export type NovelRecord = Parsed<typeof novelSpec>;
 export type TitleRecord = AnimeRecord | MangaRecord | NovelRecord;
 export type CreditRecord = NonNullable<AnimeRecord['staff']>[number];
-export type AppearanceRecord = NonNullable<AnimeRecord['characters']>[number];
 export type FranchiseRecord = Parsed<typeof franchiseSpec>;
 export type UserRecord = Parsed<typeof userSpec>;
 

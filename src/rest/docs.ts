@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path';
 import { Router } from 'express';
+import type { GraphQLSchema } from 'graphql';
 import { type AssetFile, mountPageAssets, packageDir, sendFresh } from '../http/page-assets';
-import { buildAppSchema } from '../schema';
 import { buildOpenApiDocument } from './openapi';
 import type { RestRoute } from './route';
 
@@ -75,8 +75,8 @@ const DOCS_HTML = `<!doctype html>
  * the links to them. An unknown asset
  * name falls through to the app's 404.
  */
-export async function openApiRouter(routes: readonly RestRoute[]): Promise<Router> {
-  const document = JSON.stringify(buildOpenApiDocument(await buildAppSchema(), routes));
+export function openApiRouter(schema: GraphQLSchema, routes: readonly RestRoute[]): Router {
+  const document = JSON.stringify(buildOpenApiDocument(schema, routes));
   const router = Router({ strict: true, caseSensitive: true });
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(document);

@@ -1,19 +1,20 @@
 import type { ApolloServer } from '@apollo/server';
-import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { AppError } from '../common/errors/app-error';
 import { asAppError } from '../common/errors/render';
 import type { RequestContext } from '../context';
-import { contextOf, sendError } from '../http';
+import { contextOf, parseJsonBody, sendError } from '../http';
 import { validateRouteInput } from './input-validation';
 import { expressPath, type RestRoute, type RouteInput, routesByPath } from './route';
 
-const BODY_LIMIT = '1mb';
-
-/** Parses a JSON body when the Content-Type says JSON; a malformed body is left undefined. */
+/**
+ * Parses a JSON body when the Content-Type says JSON. A malformed body is left undefined
+ * for the body schema to report; an oversized one goes to the app's error handler.
+ */
 const jsonBody: RequestHandler = (req, res, next) => {
-  express.json({ limit: BODY_LIMIT, strict: false })(req, res, (error?: unknown) => {
-    if (error && (error as { type?: string }).type === 'entity.too.large') {
-      sendError(res, new AppError('system:payload_too_large'), contextOf(res).language);
+  parseJsonBody(req, res, (error?: unknown) => {
+    if ((error as { type?: string } | undefined)?.type === 'entity.too.large') {
+      next(error);
       return;
     }
     if (error) req.body = undefined;

@@ -23,21 +23,8 @@ export function rest(
   body?: unknown,
   options: CallOptions = {},
 ): request.Test {
-  const agent = request(app);
-  const test = withOptions(
-    method === 'GET'
-      ? agent.get(path)
-      : method === 'POST'
-        ? agent.post(path)
-        : method === 'PUT'
-          ? agent.put(path)
-          : method === 'DELETE'
-            ? agent.delete(path)
-            : method === 'HEAD'
-              ? agent.head(path)
-              : agent.patch(path),
-    options,
-  );
+  const call = request(app)[method.toLowerCase() as Lowercase<typeof method>](path);
+  const test = withOptions(call, options);
   return body === undefined ? test : test.send(body as object);
 }
 

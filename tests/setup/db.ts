@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createOrm, ensureDatabase } from '../../src/db/database';
-import { TEMPLATE_SUFFIX, WORKER_PREFIX, adminUrl } from './names';
+import { adminUrl, templateDatabase, testDatabasePrefix } from './names';
 
 /** Counts SQL statements, so that tests can prove a request runs a bounded number of queries. */
 export class QueryCounter {
@@ -31,7 +31,7 @@ export class QueryCounter {
 /** This worker's own database, cloned from the migrated template on first use. */
 export async function workerDatabaseUrl(): Promise<string> {
   const worker = process.env.JEST_WORKER_ID ?? '1';
-  return ensureDatabase(adminUrl(), `${WORKER_PREFIX()}w${worker}`, `${WORKER_PREFIX()}${TEMPLATE_SUFFIX}`);
+  return ensureDatabase(adminUrl(), `${testDatabasePrefix()}w${worker}`, templateDatabase());
 }
 
 export async function openTestOrm(counter?: QueryCounter): Promise<MikroORM> {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { execFileSync } from 'node:child_process';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded';
-import { TEMPLATE_SUFFIX, WORKER_PREFIX, adminUrl, databaseUrl } from './names';
+import { adminUrl, databaseUrl, templateDatabase, testDatabasePrefix } from './names';
 
 declare global {
   var embeddedTestDatabase: EmbeddedDatabase | undefined;
@@ -26,21 +26,20 @@ export default async function globalSetup(): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
+    // The prefix covers the template and the workers' clones of the previous run.
     const stale = await admin.query<{ datname: string }>(
-      `select datname from pg_database where datname like $1 or datname = $2`,
-      [`${WORKER_PREFIX()}%`, `${WORKER_PREFIX()}${TEMPLATE_SUFFIX}`],
+      `select datname from pg_database where starts_with(datname, $1)`,
+      [testDatabasePrefix()],
     );
     for (const { datname } of stale.rows) {
       await admin.query(`drop database if exists ${admin.escapeIdentifier(datname)} with (force)`);
     }
-    const template = `${WORKER_PREFIX()}${TEMPLATE_SUFFIX}`;
+    const template = templateDatabase();
     await admin.query(`create database ${admin.escapeIdentifier(template)}`);
     execFileSync(
       process.execPath,
       ['-r', '@swc-node/register', join(__dirname, 'migrate-template.ts'), databaseUrl(template)],
-      {
-        stdio: 'inherit',
-      },
+      { stdio: 'inherit' },
     );
   } finally {
     await admin.end();

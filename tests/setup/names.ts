@@ -1,5 +1,4 @@
 /** Database names and URLs used by the test run, derived from DATABASE_URL's server. */
-export const TEMPLATE_SUFFIX = 'template';
 
 function serverUrl(): URL {
   const raw = process.env.DATABASE_URL;
@@ -12,10 +11,15 @@ export function adminUrl(): string {
   return serverUrl().toString();
 }
 
-/** Prefix of this run's databases: `<database in DATABASE_URL>_t_`. */
-export function WORKER_PREFIX(): string {
+/** Prefix of every database of this run (template and workers): `<database in DATABASE_URL>_t_`. */
+export function testDatabasePrefix(): string {
   const name = serverUrl().pathname.replace(/^\//, '') || 'postgres';
   return `${name}_t_`;
+}
+
+/** The migrated template that each worker's database is cloned from. */
+export function templateDatabase(): string {
+  return `${testDatabasePrefix()}template`;
 }
 
 export function databaseUrl(name: string): string {

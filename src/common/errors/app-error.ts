@@ -33,9 +33,14 @@ export function renderMessage(
   return ERROR_CATALOG[code][language].replace(/\{(\w+)\}/g, (_, key: string) => String(params[key] ?? ''));
 }
 
+/** The placeholders of `system:validation_error`; the name is left out where none can be given. */
+function validationParams(location: RequestLocation, name?: string): Record<string, string> {
+  return { name: name === undefined ? '' : `${name} `, location };
+}
+
 /** `Invalid field <name> in request <location>`, or without a name where none can be given. */
 export function validationError(location: RequestLocation, name?: string): AppError {
-  return new AppError('system:validation_error', { name: name === undefined ? '' : `${name} `, location });
+  return new AppError('system:validation_error', validationParams(location, name));
 }
 
 /**
@@ -47,7 +52,7 @@ export class ArgumentError extends AppError {
   readonly extensions = { http: { status: 400 } };
 
   constructor(location: RequestLocation, name?: string) {
-    super('system:validation_error', { name: name === undefined ? '' : `${name} `, location });
+    super('system:validation_error', validationParams(location, name));
   }
 }
 

@@ -101,7 +101,8 @@ export function matchesSchema(schema: JsonSchema, value: unknown): boolean {
   return validate(value) as boolean;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** Whether `value` is a JSON object (not null, not an array). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
