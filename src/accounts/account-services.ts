@@ -13,7 +13,7 @@ export interface AccountServices {
   publicUrl: string;
   /** Null when `SIGNUP_CAPTCHA` is off. */
   captcha: CaptchaVerifier | null;
-  /** Lower case. */
+  /** Lower case, as the configuration gives them. */
   reservedUsernames: ReadonlySet<string>;
   /** Lower-case emails and `@domains`; empty: everyone may sign up. */
   signupAllowlist: readonly string[];
@@ -28,7 +28,7 @@ export function createAccountServices(
     mailer,
     publicUrl: config.publicUrl,
     captcha: captchaVerifier(config.signupCaptcha, log),
-    reservedUsernames: new Set(config.reservedUsernames.map((name) => name.trim().toLowerCase())),
+    reservedUsernames: new Set(config.reservedUsernames),
     signupAllowlist: config.signupAllowlist,
   };
 }

@@ -1,12 +1,11 @@
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import { DeleteResult } from '../common/delete-result';
-import { ArgumentError } from '../common/errors/app-error';
+import { pathReference } from '../common/validation/uuid';
 import type { RequestContext } from '../context';
 import { activate, login, resendActivation, signup } from './accounts.service';
 import { ActivationInput, LoginInput, SignupInput, TokenResponse } from './accounts.types';
 import { deleteToken } from './tokens';
 import { User } from './user.entity';
-import { isUuid } from '../common/validation/uuid';
 
 /**
  * Accounts and first-party tokens (§3.1, #1). Signup, login and activation need no
@@ -65,8 +64,7 @@ export class AccountsResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<DeleteResult> {
     const viewer = await ctx.auth.required();
-    if (!isUuid(reference)) throw new ArgumentError('path', 'token_reference');
-    await deleteToken(ctx.em, viewer, reference);
+    await deleteToken(ctx.em, viewer, pathReference(reference, 'token_reference'));
     return new DeleteResult();
   }
 }

@@ -10,6 +10,7 @@ import { ACTIVATION_LIFETIME_MS, activationLink, activationMail } from './activa
 import { hashPassword, verifyPassword } from './passwords';
 import { issueToken } from './tokens';
 import { User } from './user.entity';
+import { byLowerUsername } from './users.service';
 
 /** What the account flows need from the request (the RequestContext provides it). */
 export interface AccountRequest {
@@ -28,7 +29,6 @@ async function requireCaptcha({ accounts, captcha }: AccountRequest): Promise<vo
   if (accounts.captcha && !(await accounts.captcha(captcha))) throw new AppError('captcha:invalid');
 }
 
-const byLowerUsername = (username: string) => ({ [raw('lower(username)')]: username.toLowerCase() });
 const byLowerEmail = (email: string) => ({ [raw('lower(email)')]: email.toLowerCase() });
 
 /** Whether a non-empty allow-list holds the email, or its `@domain`. */
@@ -65,7 +65,7 @@ function sendActivation(request: AccountRequest, user: User, token: string): voi
 export async function signup(request: AccountRequest, input: SignupInput): Promise<TokenResponse> {
   await requireCaptcha(request);
   const { em, accounts } = request;
-  if (accounts.reservedUsernames.has(input.username.trim().toLowerCase())) {
+  if (accounts.reservedUsernames.has(input.username.toLowerCase())) {
     throw new AppError('auth:invalid_username');
   }
   if (await em.count(User, byLowerUsername(input.username))) throw new AppError('auth:username_taken');

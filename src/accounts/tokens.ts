@@ -39,10 +39,11 @@ export function issueToken(
  * After authentication and validation: a missing or expired token → 404
  * `auth:invalid_token` (this endpoint's status); a third-party caller → 403
  * `permission:denied` (the first-party-only rule is a step-4 check, after existence);
- * another user's token → 403 `auth:not_token_owner`.
+ * another user's token → 403 `auth:not_token_owner`. `reference` is a lower-case UUID (the
+ * resolver's path check).
  */
 export async function deleteToken(em: EntityManager, viewer: Viewer, reference: string): Promise<void> {
-  const token = await em.findOne(AuthToken, { reference: reference.toLowerCase() });
+  const token = await em.findOne(AuthToken, { reference });
   if (!token || Date.now() > token.expiration.getTime()) {
     throw new AppError('auth:invalid_token', {}, 404);
   }

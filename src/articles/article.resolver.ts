@@ -13,6 +13,7 @@ import {
 } from 'type-graphql';
 import { User } from '../accounts/user.entity';
 import { titleEntity } from '../catalog/catalog.service';
+import { usersByReference } from '../collections/collection.loaders';
 import type { CatalogTitle } from '../catalog/catalog-title.entity';
 import { DeleteResult } from '../common/delete-result';
 import type { TitleContentType } from '../common/enums';
@@ -23,19 +24,6 @@ import { viewerVoteScores } from '../votes/vote.loaders';
 import { Article, Tag } from './article.entity';
 import { createArticle, deleteArticle, listArticles, readArticle, updateArticle } from './article.service';
 import { ArticleContent, ArticleInput, ArticleListInput, ArticlePage } from './article.types';
-
-/** Users by reference, one query per request batch. */
-function usersByReference(ctx: RequestContext): DataLoader<string, User> {
-  return ctx.loader(
-    'articles:users',
-    () =>
-      new DataLoader<string, User>(async (references) => {
-        const users = await ctx.em.find(User, { reference: { $in: [...references] } });
-        const byReference = new Map(users.map((user) => [user.reference, user]));
-        return references.map((reference) => byReference.get(reference) ?? new Error('user not found'));
-      }),
-  );
-}
 
 /** `{name, content_count}` of each article's tags in saved order, read fresh (counts move in SQL). */
 function articleTags(ctx: RequestContext): DataLoader<string, Tag[]> {

@@ -5,16 +5,19 @@ import { recordAction } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
 import { findUserByUsername } from '../accounts/users.service';
 import { findTitle } from '../catalog/catalog.service';
-import { requirePermissions, type Permission } from '../common/auth/permissions';
+import { clockHour } from '../comments/comment.service';
+import { hasPermissions, requirePermissions, type Permission } from '../common/auth/permissions';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import type { ActionType, TitleContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import { pageWindow, toPage, type Page, type PageArgs } from '../common/pagination/pagination';
+import { parseSort } from '../common/sorting';
 import { config } from '../config';
 import { Article, ArticleTag, Attachment, Tag } from './article.entity';
-import type { ArticleInput, ArticleListInput } from './article.types';
+import type { ArticleInput, ArticleListInput, ArticleSortField } from './article.types';
 import { buildPreview, imageUrls } from './document';
 import { generateSlug } from './slug';
+import { likeLiteral } from '../common/like';
 
 /** Staff roles are exempt from the article rate limits (semantics §1.11). */
 const STAFF = new Set(['moderator', 'admin']);
@@ -33,13 +36,6 @@ function requireArticlePermissions(viewer: Viewer, base: Permission, scope: stri
 function requireBodyPermissions(viewer: Viewer, input: ArticleInput): void {
   requirePermissions(viewer.user, [`article:category:${input.category}` as Permission]);
   if (input.trusted === true) requirePermissions(viewer.user, ['article:trusted']);
-}
-
-/** The start of the current UTC clock hour. */
-function clockHour(at = new Date()): Date {
-  const hour = new Date(at);
-  hour.setUTCMinutes(0, 0, 0);
-  return hour;
 }
 
 /** Rejects a non-staff caller who already has more than `limit` actions of `type` this clock hour. */
@@ -125,14 +121,13 @@ async function moveTagCounts(em: EntityManager, tags: readonly Tag[], delta: num
     );
 }
 
-/** The article's tags as stored, in position order. */
-async function storedTags(em: EntityManager, article: Article): Promise<Tag[]> {
-  const links = await em.find(
+/** The article's tag links as stored, tags loaded, in position order. */
+function storedTagLinks(em: EntityManager, article: Article): Promise<ArticleTag[]> {
+  return em.find(
     ArticleTag,
     { article: article.reference },
     { populate: ['tag'], orderBy: { position: 'asc' } },
   );
-  return links.map((link) => link.tag);
 }
 
 function linkTags(em: EntityManager, article: Article, tags: readonly Tag[]): void {
@@ -237,7 +232,8 @@ export function updateArticle(
     const attachments = await checkImages(tx, input.document, article.author.reference, article.reference);
     const content = await findContent(tx, input);
 
-    const oldTags = await storedTags(tx, article);
+    const links = await storedTagLinks(tx, article);
+    const oldTags = links.map((link) => link.tag);
     const newNames = distinctTags(input.tags);
     const before = articleState(
       article,
@@ -250,7 +246,7 @@ export function updateArticle(
     article.document = input.document;
     article.category = input.category;
     article.draft = draft;
-    if (requirePermissionQuietly(viewer, 'article:trusted')) article.trusted = input.trusted ?? false;
+    if (hasPermissions(viewer.user, ['article:trusted'])) article.trusted = input.trusted ?? false;
     article.content_type = content?.type ?? null;
     article.content_reference = content?.reference ?? null;
     article.preview = buildPreview(input.document);
@@ -269,7 +265,6 @@ export function updateArticle(
       newTags.filter((tag) => !oldNames.has(tag.name)),
       1,
     );
-    const links = await tx.find(ArticleTag, { article: article.reference });
     const linked = new Map(links.map((link) => [link.tag.reference, link]));
     links
       .filter((link) => !newTags.some((tag) => tag.reference === link.tag.reference))
@@ -295,15 +290,6 @@ export function updateArticle(
     }
     return article;
   });
-}
-
-function requirePermissionQuietly(viewer: Viewer, permission: Permission): boolean {
-  try {
-    requirePermissions(viewer.user, [permission]);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** GET /articles/{slug}: the article (drafts included); each successful call adds 1 to `views`. */
@@ -341,7 +327,12 @@ export function deleteArticle(em: EntityManager, viewer: Viewer, slug: string): 
       { deleted: true },
     );
     if (deleted === 0) throw new AppError('articles:not_found');
-    await moveTagCounts(tx, await storedTags(tx, article), -1);
+    const links = await storedTagLinks(tx, article);
+    await moveTagCounts(
+      tx,
+      links.map((link) => link.tag),
+      -1,
+    );
     await tx.nativeUpdate(
       Attachment,
       { article: article.reference },
@@ -358,7 +349,7 @@ export function deleteArticle(em: EntityManager, viewer: Viewer, slug: string): 
 
 const TITLE_TABLES: Record<TitleContentType, string> = { anime: 'anime', manga: 'manga', novel: 'novel' };
 
-const likeLiteral = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+const SORT_COLUMNS: Record<ArticleSortField, string> = { vote_score: 'a.vote_score', created: 'a.created' };
 
 /**
  * POST /articles (§3.8): non-deleted, never `system`; published ones, or with
@@ -428,12 +419,12 @@ export async function listArticles(
   }
   if (input.query) {
     where.push(`(lower(a.title) like '%' || ? || '%' or lower(?) <% lower(a.title))`);
-    params.push(likeLiteral(input.query), input.query);
+    params.push(likeLiteral(input.query.toLowerCase()), input.query);
   }
-  const order = (input.sort && input.sort.length > 0 ? input.sort : ['created:desc']).map((entry) => {
-    const [field, direction] = entry.split(':');
-    return `a.${field === 'vote_score' ? 'vote_score' : 'created'} ${direction === 'asc' ? 'asc' : 'desc'}`;
-  });
+  const sort = input.sort && input.sort.length > 0 ? input.sort : ['created:desc'];
+  const order = parseSort<ArticleSortField>(sort).map(
+    ({ field, direction }) => `${SORT_COLUMNS[field]} ${direction}`,
+  );
   const condition = where.join(' and ');
   const connection = em.getConnection();
   const [{ total }] = await connection.execute<{ total: string }[]>(

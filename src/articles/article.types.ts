@@ -13,8 +13,8 @@ import './document';
  * `є` (so none of `ё ъ ы э` either; capitals and the apostrophe are rejected).
  */
 export const TAG_PATTERN = '^[a-zа-щьюяіїґ]{3,16}$';
-export const tagName: JsonSchema = { type: 'string', pattern: TAG_PATTERN };
-export const tagsField: JsonSchema = { type: 'array', maxItems: 3, items: tagName };
+const tagName: JsonSchema = { type: 'string', pattern: TAG_PATTERN };
+const tagsField: JsonSchema = { type: 'array', maxItems: 3, items: tagName };
 
 /** `null` or `{content_type, slug}` (a closed object). */
 const contentField: JsonSchema = {
@@ -43,7 +43,7 @@ export const ARTICLE_BODY: ObjectSpec = {
   required: ['title', 'document', 'tags', 'category'],
 };
 
-export interface ArticleContentRef {
+interface ArticleContentRef {
   content_type: 'anime' | 'manga' | 'novel';
   slug: string;
 }
@@ -104,6 +104,7 @@ export class ArticleContent {
 }
 
 export const ARTICLE_SORT_FIELDS = ['vote_score', 'created'] as const;
+export type ArticleSortField = (typeof ARTICLE_SORT_FIELDS)[number];
 
 /** POST /articles body (semantics §3.8). */
 export const ARTICLE_LIST_BODY: ObjectSpec = {

@@ -1,14 +1,12 @@
 import { registerCheck } from '../common/validation/json-schema';
+import { isPlainObject } from '../common/validation/json-schema';
 
 /** Limits of a whole article document (semantics #4/#5, §7.17). */
-export const DOCUMENT_MAX_NODES = 1000;
-export const DOCUMENT_MAX_DEPTH = 10;
-export const DOCUMENT_MAX_LENGTH = 65536;
+const DOCUMENT_MAX_NODES = 1000;
+const DOCUMENT_MAX_DEPTH = 10;
+const DOCUMENT_MAX_LENGTH = 65536;
 
 type Node = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Node =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Where a node stands: which kinds its parent allows. */
 type Place = 'block' | 'list' | 'li' | 'image_group' | 'table' | 'tr' | 'text_only';
@@ -61,7 +59,7 @@ class Walker {
 
   node(value: unknown, place: Place, depth: number): boolean {
     this.nodes += 1;
-    if (this.nodes > DOCUMENT_MAX_NODES || depth > DOCUMENT_MAX_DEPTH || !isObject(value)) return false;
+    if (this.nodes > DOCUMENT_MAX_NODES || depth > DOCUMENT_MAX_DEPTH || !isPlainObject(value)) return false;
     if (!('type' in value)) return (place === 'block' || place === 'text_only') && isTextNode(value);
     const type = value.type;
     if (typeof type !== 'string') return false;
@@ -145,7 +143,7 @@ registerCheck('article-document', isValidDocument);
 export function imageUrls(document: readonly unknown[]): string[] {
   const urls: string[] = [];
   const visit = (value: unknown): void => {
-    if (!isObject(value)) return;
+    if (!isPlainObject(value)) return;
     if (value.type === 'image' && typeof value.url === 'string') urls.push(value.url);
     if (Array.isArray(value.children)) value.children.forEach(visit);
   };
@@ -175,7 +173,7 @@ export function buildPreview(document: readonly unknown[]): unknown[] {
   let mediaKept = false;
 
   const copy = (value: unknown): unknown | undefined => {
-    if (done || !isObject(value)) return undefined;
+    if (done || !isPlainObject(value)) return undefined;
     if (!('type' in value)) {
       const text = typeof value.text === 'string' ? value.text : '';
       if (used + text.length <= PREVIEW_TEXT) {

@@ -164,7 +164,7 @@ export class MangaListInput extends ReadableListFields {
   @Field(() => [MangaMediaTypeScalar], { nullable: true })
   media_type?: MangaMediaType[];
 }
-export const MANGA_LIST_SPEC = registerInputSpec(MangaListInput, readableListSpec(MANGA_MEDIA_TYPES));
+registerInputSpec(MangaListInput, readableListSpec(MANGA_MEDIA_TYPES));
 
 // ---------------------------------------------------------------------------
 // Anime (#21 and `animeList`).
@@ -273,7 +273,7 @@ export class AnimeListInput extends AnimeFilterFields {
   })
   sort?: string[];
 }
-export const ANIME_LIST_SPEC = registerInputSpec(AnimeListInput, {
+registerInputSpec(AnimeListInput, {
   properties: {
     ...animeFilterProperties(),
     query: nullableText(2, 255),

@@ -5,12 +5,13 @@ import { viewerReadEntries } from '../lists/list.loaders';
 import { ReadEntry } from '../lists/read-entry.entity';
 import { Credit } from '../people/credit.entity';
 import { compareCredits, creditsOfTitle } from '../people/credit.loaders';
+import { compareSlugs } from '../people/role.entity';
 import type { CatalogTitle } from './catalog-title.entity';
 import { Genre } from './genre.entity';
 import { Magazine } from './magazine.entity';
 import { ExternalLink, type ReadableTitle } from './readable-title.entity';
 
-const bySlug = (a: { slug: string }, b: { slug: string }) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+const bySlug = (a: { slug: string }, b: { slug: string }) => compareSlugs(a.slug, b.slug);
 
 /** Field resolvers every catalog title has. Relations load through MikroORM's batching dataloader. */
 export function CatalogTitleFields<T extends CatalogTitle>(Title: ClassType<T>) {

@@ -1,5 +1,6 @@
 import { SEASONS, type Season, type TitleContentType } from '../common/enums';
 import { orderBySql, parseSort } from '../common/sorting';
+import { likeLiteral } from '../common/like';
 
 /**
  * The one SQL builder for catalog title filters, search and sorts (semantics §1.9,
@@ -99,7 +100,7 @@ const KINDS = {
 } as const;
 
 /** The title's native score (semantics §6.1), current when read. */
-export const nativeScoreSql = (kind: TitleContentType, t: string): string =>
+const nativeScoreSql = (kind: TitleContentType, t: string): string =>
   `native_score(${t}.native_scored_by, ${t}.native_score_total, '${kind}')`;
 
 function boundsConditions(column: string, bounds: Bounds | undefined): SqlFragment[] {
@@ -113,7 +114,6 @@ function boundsConditions(column: string, bounds: Bounds | undefined): SqlFragme
 const listed = (column: string, values: readonly string[] | undefined): SqlFragment[] =>
   values && values.length > 0 ? [sql(`${column} in (?)`, [...values])] : [];
 
-/** Genres of the title among `slugs`, as a subquery body. */
 /**
  * The titles of `kind` linked to any of `slugs` (to all of them with `allOf`), as an
  * uncorrelated subquery: PostgreSQL runs it once and probes a hash per row, where a
@@ -241,9 +241,6 @@ function animeSeasonCondition(t: string, filters: TitleFilters): SqlFragment[] {
   return [joinSql([joinSql(seasonConditions), airing], ' or ')];
 }
 
-/** `\`, `%` and `_` taken literally by LIKE. */
-const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** The searchable texts of a title: its titles, lower-cased as the trigram indexes are. */
 const searchTitles = (kind: TitleContentType, t: string): string[] =>
   KINDS[kind].titles.map((column) => `lower(${t}.${column})`);
@@ -271,7 +268,7 @@ function queryCondition(kind: TitleContentType, t: string, query: string): SqlFr
 }
 
 /** Match rank of a text query: the best word similarity over the texts, 1 for a substring. */
-export function searchRankSql(kind: TitleContentType, t: string, query: string): SqlFragment {
+function searchRankSql(kind: TitleContentType, t: string, query: string): SqlFragment {
   const like = likeLiteral(query);
   const score = (text: string) =>
     sql(
@@ -328,7 +325,7 @@ export function titleSortColumn(kind: TitleContentType, t: string, field: TitleS
   return `${t}.${field}`;
 }
 
-export const DEFAULT_TITLE_SORT = ['score:desc', 'scored_by:desc'] as const;
+const DEFAULT_TITLE_SORT = ['score:desc', 'scored_by:desc'] as const;
 
 /**
  * The order of a title list (#3 and the catalog lists): with a query and no `sort`,

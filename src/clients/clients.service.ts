@@ -17,6 +17,7 @@ import {
   type UpdateClientInput,
 } from './client.inputs';
 import { TokenRequest } from './token-request.entity';
+import { likeLiteral } from '../common/like';
 
 /** A user owns at most this many clients (semantics §3.2). */
 export const MAX_CLIENTS = 10;
@@ -142,9 +143,6 @@ export function listOwnClients(em: EntityManager, viewer: Viewer, page: PageArgs
   requireScopes(viewer, ['read:client:list']);
   return clientPage(em, { user: viewer.user.reference }, null, page);
 }
-
-/** `%`, `_` and `\` match themselves in a LIKE pattern. */
-const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * POST /client/all (permission `client:list_all`): every client whose name contains

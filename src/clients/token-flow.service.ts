@@ -130,11 +130,6 @@ export async function exchangeToken(em: EntityManager, input: TokenExchangeInput
   }
 }
 
-/** GET /auth/token/info: the presented token itself (its client is loaded with it). */
-export function tokenInfo(viewer: Viewer): AuthToken {
-  return viewer.token;
-}
-
 /** GET /auth/token/thirdparty: the caller's unexpired third-party tokens, newest first. */
 export async function listThirdPartyTokens(
   em: EntityManager,

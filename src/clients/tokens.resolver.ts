@@ -10,13 +10,7 @@ import { TokenExchangeInput, TokenRequestInput } from './client.inputs';
 import { pathReference } from '../common/validation/uuid';
 import { TokenInfo, TokenInfoPage } from './token-info.types';
 import { TokenRequest } from './token-request.entity';
-import {
-  createTokenRequest,
-  exchangeToken,
-  listThirdPartyTokens,
-  redirectUrl,
-  tokenInfo,
-} from './token-flow.service';
+import { createTokenRequest, exchangeToken, listThirdPartyTokens, redirectUrl } from './token-flow.service';
 
 /** The third-party token flow (semantics §3.2) and the token views of §3.1. */
 @Resolver(() => TokenRequest)
@@ -49,7 +43,8 @@ export class TokenFlowResolver {
   @Authorized()
   @Query(() => TokenInfo, { description: 'GET /auth/token/info: the presented token.' })
   async tokenInfo(@Ctx() ctx: RequestContext): Promise<AuthToken> {
-    return tokenInfo(await authenticate(ctx));
+    // The presented token itself, as the authentication loaded it (with its client).
+    return (await authenticate(ctx)).token;
   }
 
   @Authorized()

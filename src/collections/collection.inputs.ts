@@ -32,8 +32,7 @@ export const TAG_PATTERN = '^[a-zабвгґдежзиіїйклмнопрсту�
  * and strike markers, spoiler markers (`||`, `>!`, `!<`) and links whose label is
  * itself empty. The description must not match it.
  */
-export const MARKDOWN_EMPTY =
-  '^(?:[\\s\\u2800\\uFFF4*_~|`]|>!|!<|\\[[\\s\\u2800\\uFFF4*_~|`]*\\]\\([^)]*\\))*$';
+const MARKDOWN_EMPTY = '^(?:[\\s\\u2800\\uFFF4*_~|`]|>!|!<|\\[[\\s\\u2800\\uFFF4*_~|`]*\\]\\([^)]*\\))*$';
 
 const entrySchema: JsonSchema = {
   type: 'object',

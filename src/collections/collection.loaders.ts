@@ -59,10 +59,10 @@ export function collectionContent(ctx: RequestContext, kind: CollectionContentTy
   );
 }
 
-/** Users by reference (collection authors), one query per request. */
+/** Users by reference (collection and article authors), one query per request. */
 export function usersByReference(ctx: RequestContext) {
   return ctx.loader(
-    'collections:authors',
+    'users:by-reference',
     () =>
       new DataLoader<string, User>(async (references) => {
         const users = await ctx.em.find(User, { reference: { $in: [...references] } });

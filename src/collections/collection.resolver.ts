@@ -37,7 +37,7 @@ import {
   searchCollections,
   updateCollection,
 } from './collection.service';
-import { itemLimitOf } from './collection.view';
+import { isPreview } from './collection.view';
 import { pathReference } from '../common/validation/uuid';
 
 /** What a collection item is about: an anime, a manga, a novel, a character or a person. */
@@ -137,7 +137,7 @@ export class CollectionFieldsResolver {
     description: 'Items whose content is not deleted, by order: all (#14) or a preview of 6 (#15).',
   })
   collection(@Root() collection: Collection, @Ctx() ctx: RequestContext): Promise<CollectionItem[]> {
-    return collectionItems(ctx, itemLimitOf(collection) !== null).load(collection.reference);
+    return collectionItems(ctx, isPreview(collection)).load(collection.reference);
   }
 }
 

@@ -5,6 +5,7 @@ import { recordAction } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
 import { findUserByUsername } from '../accounts/users.service';
 import { requirePermissions } from '../common/auth/permissions';
+import { clockHour } from '../comments/comment.service';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import type { CollectionContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
@@ -13,14 +14,14 @@ import { parseSort } from '../common/sorting';
 import type { RequestContext } from '../context';
 import { Collection, CollectionItem } from './collection.entity';
 import type { CollectionInput, CollectionSearchInput, CollectionSortField } from './collection.inputs';
-import { markFull, markPreview } from './collection.view';
+import { markPreview } from './collection.view';
 
 /** Entries per collection (semantics §3.7). */
-export const MAX_ENTRIES = 500;
+const MAX_ENTRIES = 500;
 /** Non-deleted collections per user. */
-export const MAX_COLLECTIONS = 1000;
+const MAX_COLLECTIONS = 1000;
 /** `collection_update` actions per user and clock hour before the limit (§1.11). */
-export const UPDATE_RATE_LIMIT = 1000;
+const UPDATE_RATE_LIMIT = 1000;
 
 /** Table of each collection content type; titles have a `deleted` flag. */
 const CONTENT_TABLES: Record<CollectionContentType, { table: string; soft: boolean }> = {
@@ -63,13 +64,6 @@ async function contentBySlug(
     );
   return new Map(rows.map((row) => [row.slug, row.reference]));
 }
-
-/** Clock hour start (UTC) of `at`. */
-const clockHour = (at: Date): Date => {
-  const hour = new Date(at);
-  hour.setUTCMinutes(0, 0, 0);
-  return hour;
-};
 
 /**
  * The label and order rules of §3.7, in their order (all 400): labels all or none,
@@ -180,7 +174,7 @@ export function createCollectionFor(
     await writeItems(tx, collection, input, references);
     recordAction(tx, author, 'collection_create', collection.reference);
     await tx.flush();
-    return markFull(collection);
+    return collection;
   });
 }
 
@@ -298,7 +292,7 @@ export function updateCollection(
     });
     recordAction(tx, viewer.user, 'collection_update', collection.reference);
     await tx.flush();
-    return markFull(collection);
+    return collection;
   });
 }
 
@@ -329,7 +323,7 @@ export async function getCollection(ctx: RequestContext, reference: string): Pro
   const viewer = await ctx.auth.optional();
   const collection = await findVisibleCollection(ctx.em, reference, viewer);
   if (viewer) requireScopes(viewer, ['read:watchlist', 'read:readlist']);
-  return markFull(collection);
+  return collection;
 }
 
 const SORT_COLUMNS: Record<CollectionSortField, string> = {

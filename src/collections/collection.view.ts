@@ -1,6 +1,6 @@
 import type { Collection } from './collection.entity';
 
-/** How many items a served collection shows: all of them (#14, writes) or a preview (#15). */
+/** Marks a served collection whose `collection` field is the #15 preview, not every item. */
 const PREVIEW = Symbol('collection preview');
 
 /** At most this many items in a #15 preview (semantics §2 #15). */
@@ -11,7 +11,8 @@ type Viewed = Collection & { [PREVIEW]?: boolean };
 /**
  * A view of `collection` whose `collection` field is the preview. The view inherits
  * every field from the entity, so one entity can be served in full and as a preview
- * in the same request without the two answers interfering.
+ * in the same request without the two answers interfering. A collection served as
+ * itself shows every live item (#14 and the writes).
  */
 export function markPreview(collection: Collection): Collection {
   const view = Object.create(collection) as Viewed;
@@ -19,9 +20,5 @@ export function markPreview(collection: Collection): Collection {
   return view;
 }
 
-/** The collection served with all its items. */
-export const markFull = (collection: Collection): Collection => collection;
-
-/** The number of items to serve: every live item, or the preview's first ones. */
-export const itemLimitOf = (collection: Collection): number | null =>
-  (collection as Viewed)[PREVIEW] ? PREVIEW_SIZE : null;
+/** Whether the collection is served as a preview (the first items) rather than in full. */
+export const isPreview = (collection: Collection): boolean => (collection as Viewed)[PREVIEW] === true;

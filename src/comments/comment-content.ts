@@ -54,7 +54,7 @@ export const PRIVATE_SQL = `(c.private or (c.content_type = 'collection' and exi
  * Edits are numbered, while `comment.content_reference` is a UUID column: an edit is
  * stored as the UUID whose last group is its zero-padded number.
  */
-export const editReference = (editId: number): string =>
+const editReference = (editId: number): string =>
   `00000000-0000-0000-0000-${String(editId).padStart(12, '0')}`;
 
 const firstOf = (...values: (string | null | undefined)[]): string | null =>

@@ -5,8 +5,7 @@ import { type Page, type PageArgs, pageWindow, toPage } from '../common/paginati
 import { CONTENT_LIVE_SQL, findCommentContent, PRIVATE_SQL } from './comment-content';
 import { Comment } from './comment.entity';
 import type { CommentListType } from './comment.types';
-import { maysee } from './comment.service';
-import { isUuid } from '../common/validation/uuid';
+import { findVisibleComment } from './comment.service';
 
 /** Replies attached in memory to the comments a read returns (`replies` is `[]` otherwise). */
 const repliesOf = new WeakMap<Comment, Comment[]>();
@@ -149,8 +148,8 @@ export async function latestComments(em: EntityManager): Promise<Comment[]> {
 }
 
 /**
- * #17: one comment (any depth) with its reply tree, in three queries: the comment,
- * the check of its content and privacy, and every descendant of its thread.
+ * #17: one comment (any depth) with its reply tree: the visible comment, the check
+ * that its content is live, and every descendant of its thread in one query.
  */
 export async function commentThread(
   em: EntityManager,
@@ -158,18 +157,12 @@ export async function commentThread(
   viewer: string | null,
   checkScope: () => Promise<unknown>,
 ): Promise<{ comment: Comment; nodes: Comment[] }> {
-  if (!isUuid(reference)) throw new AppError('comment:not_found');
-  const comment = await em.findOne(
-    Comment,
-    { reference: reference.toLowerCase(), deleted: false },
-    { populate: ['author'] },
-  );
-  if (!comment) throw new AppError('comment:not_found');
+  const comment = await findVisibleComment(em, reference, viewer);
   const [live] = await em.execute<{ live: boolean }[]>(
     `select ${CONTENT_LIVE_SQL} as live from comment c where c.reference = ?`,
     [comment.reference],
   );
-  if (!live?.live || !(await maysee(em, comment, viewer))) throw new AppError('comment:not_found');
+  if (!live?.live) throw new AppError('comment:not_found');
   await checkScope();
   if (comment.hidden && comment.total_replies === 0) throw new AppError('comment:hidden');
 

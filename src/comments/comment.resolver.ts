@@ -13,11 +13,10 @@ import {
 } from 'type-graphql';
 import { DeleteResult } from '../common/delete-result';
 import type { CommentContentType, ReviewRecommendation } from '../common/enums';
-import { ArgumentError } from '../common/errors/app-error';
 import { PageArgs } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { viewerVoteScores } from '../votes/vote.loaders';
-import { isUuid } from '../common/validation/uuid';
+import { pathReference } from '../common/validation/uuid';
 import { Comment, CommentContentTypeScalar } from './comment.entity';
 import {
   commentThread,
@@ -71,10 +70,6 @@ async function prime(ctx: RequestContext, nodes: Comment[], withViewer = true): 
   if (withViewer) await viewerVoteScores(ctx, 'comment').loadMany(references);
 }
 
-const checkUuid = (reference: string) => {
-  if (!isUuid(reference)) throw new ArgumentError('path', 'comment_reference');
-};
-
 @Resolver(() => Comment)
 export class CommentResolver {
   @Authorized()
@@ -100,8 +95,7 @@ export class CommentResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Comment> {
     const viewer = await ctx.auth.required();
-    checkUuid(reference);
-    return editComment(ctx.em, viewer, reference, input);
+    return editComment(ctx.em, viewer, pathReference(reference, 'comment_reference'), input);
   }
 
   @Authorized()
@@ -113,8 +107,7 @@ export class CommentResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<DeleteResult> {
     const viewer = await ctx.auth.required();
-    checkUuid(reference);
-    await hideComment(ctx.em, viewer, reference);
+    await hideComment(ctx.em, viewer, pathReference(reference, 'comment_reference'));
     return new DeleteResult();
   }
 
@@ -168,9 +161,11 @@ export class CommentResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Comment> {
     const viewer = await ctx.auth.optional();
-    checkUuid(reference);
-    const result = await commentThread(ctx.em, reference, viewer?.user.reference ?? null, () =>
-      ctx.auth.optional(READ_SCOPE),
+    const result = await commentThread(
+      ctx.em,
+      pathReference(reference, 'comment_reference'),
+      viewer?.user.reference ?? null,
+      () => ctx.auth.optional(READ_SCOPE),
     );
     await prime(ctx, result.nodes);
     return result.comment;

@@ -11,14 +11,14 @@ import { isUuid } from '../common/validation/uuid';
 import { Comment, CommentVersion } from './comment.entity';
 import { cleanCommentText, type EditCommentInput, type WriteCommentInput } from './comment.types';
 
-export const MAX_DEPTH = 5;
-export const COMMENT_HOURLY_LIMIT = 100;
+const MAX_DEPTH = 5;
+const COMMENT_HOURLY_LIMIT = 100;
 export const MAX_VERSIONS = 500;
 const REVIEWABLE = new Set<CommentContentType>(['anime', 'manga', 'novel']);
 const MENTION = /@([A-Za-z0-9_]+)/g;
 const MAX_MENTIONS = 10;
 
-/** Start of the current UTC clock hour. */
+/** Start of the UTC clock hour of `at`: the window of the hourly rate limits (§1.11). */
 export function clockHour(at = new Date()): Date {
   const hour = new Date(at);
   hour.setUTCMinutes(0, 0, 0);
@@ -87,8 +87,12 @@ async function hasReview(
   return count > 0;
 }
 
-/** A comment by reference that is not deleted and that the caller may see (else 404). */
-async function findVisibleComment(em: EntityManager, reference: string, viewer: string | null) {
+/** A comment by reference that is not deleted and that the caller may see (else 404), author loaded. */
+export async function findVisibleComment(
+  em: EntityManager,
+  reference: string,
+  viewer: string | null,
+): Promise<Comment> {
   if (!isUuid(reference)) throw new AppError('comment:not_found');
   const comment = await em.findOne(
     Comment,
@@ -96,12 +100,12 @@ async function findVisibleComment(em: EntityManager, reference: string, viewer: 
     { populate: ['author'] },
   );
   if (!comment) throw new AppError('comment:not_found');
-  if (!(await maysee(em, comment, viewer))) throw new AppError('comment:not_found');
+  if (!(await maySee(em, comment, viewer))) throw new AppError('comment:not_found');
   return comment;
 }
 
 /** A private comment (on a private collection) is visible only to the collection's author. */
-export async function maysee(em: EntityManager, comment: Comment, viewer: string | null): Promise<boolean> {
+async function maySee(em: EntityManager, comment: Comment, viewer: string | null): Promise<boolean> {
   if (!comment.private && comment.content_type !== 'collection') return true;
   const [row] = await em.execute<{ private: boolean; owner: string | null }[]>(
     `select ${PRIVATE_SQL} as private,

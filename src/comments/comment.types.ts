@@ -14,7 +14,7 @@ export type CommentListType = (typeof COMMENT_LIST_TYPES)[number];
 export const CommentListTypeScalar = enumScalar('CommentListType', COMMENT_LIST_TYPES);
 
 /** Longest comment text, after leading and trailing newlines are stripped (§3.5). */
-export const COMMENT_TEXT_MAX = 2048;
+const COMMENT_TEXT_MAX = 2048;
 
 /**
  * Markup that renders as nothing: whitespace (with U+2800 and U+FFF4, which the

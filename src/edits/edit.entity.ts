@@ -2,8 +2,8 @@ import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core'
 import { User } from '../accounts/user.entity';
 import { now } from '../db/base.entity';
 
-export type EditContentType = 'anime' | 'manga' | 'novel' | 'person' | 'character';
-export type EditStatus = 'pending' | 'accepted' | 'denied' | 'closed';
+type EditContentType = 'anime' | 'manga' | 'novel' | 'person' | 'character';
+type EditStatus = 'pending' | 'accepted' | 'denied' | 'closed';
 
 /**
  * A proposed change to a catalog item. The specification has no endpoint that

@@ -10,7 +10,7 @@ import { AppError } from '../common/errors/app-error';
 import { moveNativeScore } from './native-score.service';
 import { ReadEntry } from './read-entry.entity';
 import type { ReadEntryInput } from './read.types';
-import { applyListEntryInput, entryState, touchLists } from './watch.service';
+import { applyListEntryInput, entryState, touchLists } from './list-entry.service';
 
 const READ_FIELDS = [
   'status',

@@ -97,15 +97,31 @@ export async function initNewEpisodeCursor(em: EntityManager, at: Date = new Dat
   ]);
 }
 
-/** Users to notify of a change of `anime`: by watch status, deleted accounts excluded. */
-async function recipientsOf(tx: EntityManager, anime: Anime, statusChanged: boolean): Promise<User[]> {
-  const statuses = statusChanged ? [...ALWAYS_NOTIFIED, ...NOTIFIED_ON_STATUS_CHANGE] : ALWAYS_NOTIFIED;
+/**
+ * The watch entries that may be notified for each of `anime` (any status a change can
+ * notify), recipients in reference order, deleted accounts excluded: one query per run.
+ */
+async function watchersOf(tx: EntityManager, anime: readonly string[]): Promise<Map<string, WatchEntry[]>> {
+  const watchers = new Map<string, WatchEntry[]>(anime.map((reference) => [reference, []]));
+  if (anime.length === 0) return watchers;
   const entries = await tx.find(
     WatchEntry,
-    { anime: anime.reference, status: { $in: [...statuses] }, user: { role: { $ne: 'deleted' } } },
+    {
+      anime: { $in: [...anime] },
+      status: { $in: [...ALWAYS_NOTIFIED, ...NOTIFIED_ON_STATUS_CHANGE] },
+      user: { role: { $ne: 'deleted' } },
+    },
     { populate: ['user'], orderBy: { user: { reference: 'asc' } } },
   );
-  return entries.map((entry) => entry.user);
+  for (const entry of entries) watchers.get(entry.anime.reference)?.push(entry);
+  return watchers;
+}
+
+/** Users to notify of a change: `watching` always, `planned` and `on_hold` only when the status changed. */
+function recipientsOf(watchers: readonly WatchEntry[], statusChanged: boolean): User[] {
+  return watchers
+    .filter((entry) => statusChanged || ALWAYS_NOTIFIED.includes(entry.status))
+    .map((entry) => entry.user);
 }
 
 /**
@@ -155,8 +171,10 @@ export async function runNewEpisodeJob(orm: MikroORM, now: Date = new Date()): P
       ).map((title) => [title.reference, title]),
     );
 
+    const watchers = await watchersOf(tx, [...anime.keys()]);
+
     let changed = 0;
-    let notified = 0;
+    const requests: NotificationRequest[] = [];
     for (const row of rows) {
       const title = anime.get(row.anime_reference);
       if (!title) continue;
@@ -176,18 +194,19 @@ export async function runNewEpisodeJob(orm: MikroORM, now: Date = new Date()): P
         before,
         after,
       };
-      const requests: NotificationRequest[] = (await recipientsOf(tx, title, 'status' in after)).map(
-        (recipient) => ({
+      for (const recipient of recipientsOf(watchers.get(title.reference) ?? [], 'status' in after)) {
+        requests.push({
           recipient,
           type: 'schedule_anime',
           initiator: null,
           data,
           eventKey: `schedule:${row.reference}`,
           at: now,
-        }),
-      );
-      notified += (await notifyAll(tx, requests)).length;
+        });
+      }
     }
+    // One batch for the whole run: each row has its own event key, so nothing is checked across rows.
+    const notified = (await notifyAll(tx, requests)).length;
     cursor.position = now;
     return { ran: true, processed: rows.length, changed, notified, from, to: now };
   });

@@ -1,14 +1,12 @@
-import { wrap } from '@mikro-orm/core';
-import DataLoader from 'dataloader';
+import { Reference } from '@mikro-orm/core';
 import { Arg, Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { User } from '../accounts/user.entity';
-import { ArgumentError } from '../common/errors/app-error';
 import { PageArgs } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { Notification } from './notification.entity';
 import { countUnseen, listNotifications, markNotificationSeen } from './notifications.service';
 import { NotificationCount, NotificationPage } from './notification.types';
-import { isUuid } from '../common/validation/uuid';
+import { pathReference } from '../common/validation/uuid';
 
 /**
  * The caller's notifications (semantics §3.9, §2 #22). `@Authorized()` authenticates
@@ -47,34 +45,16 @@ export class NotificationResolver {
   ): Promise<Notification> {
     const viewer = await ctx.auth.required();
     // The REST path check, here after authentication as there (HTTP 400 either way).
-    if (!isUuid(reference)) throw new ArgumentError('path', 'notification_reference');
-    return markNotificationSeen(ctx.em, viewer, reference);
+    return markNotificationSeen(ctx.em, viewer, pathReference(reference, 'notification_reference'));
   }
 
   @FieldResolver(() => User, {
     nullable: true,
     description: 'The user who caused it (a User without is_followed).',
   })
-  initiator_user(
-    @Root() notification: Notification,
-    @Ctx() ctx: RequestContext,
-  ): Promise<User | null> | User | null {
+  initiator_user(@Root() notification: Notification): Promise<User | null> | null {
     const user = notification.initiator_user;
-    // The services populate it; a notification loaded elsewhere is completed in one batch.
-    if (!user || wrap(user).isInitialized()) return user;
-    return usersByReference(ctx).load(user.reference);
+    // The services populate it; a notification loaded elsewhere goes through MikroORM's batched reference loader.
+    return user ? Reference.create(user).load() : null;
   }
-}
-
-/** Users by reference, batched per request (null for a user that no longer exists). */
-function usersByReference(ctx: RequestContext): DataLoader<string, User | null> {
-  return ctx.loader(
-    'notifications:users',
-    () =>
-      new DataLoader<string, User | null>(async (references) => {
-        const users = await ctx.em.find(User, { reference: { $in: [...references] } });
-        const byReference = new Map(users.map((user) => [user.reference, user]));
-        return references.map((reference) => byReference.get(reference) ?? null);
-      }),
-  );
 }

@@ -34,7 +34,8 @@ export async function countUnseen(em: EntityManager, viewer: Viewer): Promise<nu
  * (`created` ≤ the target's), with `updated` = now. Steps after authentication and
  * validation: 404 `notification:not_found` → scope `seen:notification` → 403
  * `notification:not_owner` (the one place where a stranger learns that a thing
- * exists, §2 #22). Repeating the call changes nothing.
+ * exists, §2 #22). Repeating the call changes nothing. `reference` is a lower-case UUID
+ * (the resolver's path check).
  */
 export function markNotificationSeen(
   em: EntityManager,
@@ -42,11 +43,7 @@ export function markNotificationSeen(
   reference: string,
 ): Promise<Notification> {
   return em.transactional(async (tx) => {
-    const target = await tx.findOne(
-      Notification,
-      { reference: reference.toLowerCase() },
-      { populate: ['initiator_user'] },
-    );
+    const target = await tx.findOne(Notification, { reference }, { populate: ['initiator_user'] });
     if (!target) throw new AppError('notification:not_found');
     requireScopes(viewer, ['seen:notification']);
     if (target.user.reference !== viewer.user.reference) throw new AppError('notification:not_owner');

@@ -60,9 +60,8 @@ function spamKeyOf(request: NotificationRequest): string | null {
   return request.subject === undefined ? actor.reference : `${actor.reference}:${request.subject}`;
 }
 
-const eventId = (recipient: string, type: string, eventKey: string) =>
-  `${recipient}\u0000${type}\u0000${eventKey}`;
-const spamId = (recipient: string, type: string, key: string) => `${recipient}\u0000${type}\u0000${key}`;
+/** One id per recipient, type and key (an event key or an anti-spam key), for the in-memory checks. */
+const ruleId = (recipient: string, type: string, key: string) => `${recipient}\u0000${type}\u0000${key}`;
 
 /**
  * Creates notifications in the caller's transaction, skipping every request a rule
@@ -97,7 +96,7 @@ export async function notifyAll(
         },
         { fields: ['user', 'notification_type', 'event_key'] },
       )
-    ).map((n) => eventId(n.user.reference, n.notification_type, n.event_key ?? '')),
+    ).map((n) => ruleId(n.user.reference, n.notification_type, n.event_key ?? '')),
   );
 
   const spamKeys = [...new Set(candidates.flatMap((c) => (c.spamKey ? [c.spamKey] : [])))];
@@ -117,16 +116,16 @@ export async function notifyAll(
   const spamTimes = new Map<string, number[]>();
   const addSpamTime = (id: string, at: number) => spamTimes.set(id, [...(spamTimes.get(id) ?? []), at]);
   for (const n of recentSpam) {
-    addSpamTime(spamId(n.user.reference, n.notification_type, n.subject ?? ''), n.created.getTime());
+    addSpamTime(ruleId(n.user.reference, n.notification_type, n.subject ?? ''), n.created.getTime());
   }
 
   const created: Notification[] = [];
   for (const { request, at, spamKey } of candidates) {
     const { recipient, type, eventKey } = request;
-    const event = eventId(recipient.reference, type, eventKey);
+    const event = ruleId(recipient.reference, type, eventKey);
     if (seenEvents.has(event)) continue;
     if (spamKey !== null) {
-      const id = spamId(recipient.reference, type, spamKey);
+      const id = ruleId(recipient.reference, type, spamKey);
       const time = at.getTime();
       if ((spamTimes.get(id) ?? []).some((earlier) => earlier > time - ANTI_SPAM_MS && earlier <= time)) {
         continue;

@@ -2,7 +2,7 @@ import type { TitleContentType } from '../common/enums';
 import { groupedLoader } from '../common/loaders';
 import type { RequestContext } from '../context';
 import { Credit } from './credit.entity';
-import { compareRoles } from './role.entity';
+import { compareSlugs, compareWeights } from './role.entity';
 
 /** Credits of many titles of one kind, with roles and people, in a constant number of queries. */
 export function creditsOfTitle(ctx: RequestContext, kind: TitleContentType) {
@@ -14,16 +14,16 @@ export function creditsOfTitle(ctx: RequestContext, kind: TitleContentType) {
   );
 }
 
+/** The highest weight among a credit's roles; null when it has none or all are null. */
+const topWeight = (credit: Credit): number | null =>
+  credit.roles
+    .getItems()
+    .reduce<number | null>(
+      (top, role) => (role.weight !== null && (top === null || role.weight > top) ? role.weight : top),
+      null,
+    );
+
 /** Authors by their highest role weight desc (nulls last), then person slug (semantics #16). */
 export function compareCredits(a: Credit, b: Credit): number {
-  const topA = a.roles.getItems().sort(compareRoles)[0];
-  const topB = b.roles.getItems().sort(compareRoles)[0];
-  const weightA = topA?.weight ?? null;
-  const weightB = topB?.weight ?? null;
-  if (weightA !== weightB) {
-    if (weightA === null) return 1;
-    if (weightB === null) return -1;
-    return weightB - weightA;
-  }
-  return a.person.slug < b.person.slug ? -1 : a.person.slug > b.person.slug ? 1 : 0;
+  return compareWeights(topWeight(a), topWeight(b)) || compareSlugs(a.person.slug, b.person.slug);
 }

@@ -24,12 +24,18 @@ export class Role extends ReferencedEntity {
   weight: number | null = null;
 }
 
+/** Weight order of roles and credits: higher weights first, null weights last. */
+export function compareWeights(a: number | null, b: number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return b - a;
+}
+
+/** Slug order: code-point order, as PostgreSQL's "C" collation sorts. */
+export const compareSlugs = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Role order everywhere: weight desc with null weights last, then slug. */
 export function compareRoles(a: Role, b: Role): number {
-  if (a.weight !== b.weight) {
-    if (a.weight === null) return 1;
-    if (b.weight === null) return -1;
-    return b.weight - a.weight;
-  }
-  return a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0;
+  return compareWeights(a.weight, b.weight) || compareSlugs(a.slug, b.slug);
 }

@@ -1,6 +1,6 @@
 import { AuthToken } from '../../src/accounts/auth-token.entity';
 import { hashSecret } from '../../src/common/auth/secrets';
-import { buildClient, buildToken, buildUser } from '../factories';
+import { buildClient, buildToken, buildUser, MISSING_REFERENCE } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { useAccountsApp } from './helpers';
 
@@ -73,7 +73,7 @@ describe('DELETE /auth/token/{token_reference}', () => {
 
     it('no such token → 404 auth:invalid_token', async () => {
       const token = await buildToken(t.orm, await buildUser(t.orm));
-      const res = await del('00000000-0000-4000-8000-000000000000', { token });
+      const res = await del(MISSING_REFERENCE, { token });
       expect(res.status).toBe(404);
       expect(res.body).toEqual(INVALID);
     });
@@ -109,7 +109,7 @@ describe('DELETE /auth/token/{token_reference}', () => {
       expect(denied.status).toBe(403);
       expect(denied.body.code).toBe('permission:denied');
       expect(await exists(own)).toBe(true);
-      const missing = await del('00000000-0000-4000-8000-000000000000', { token: thirdParty });
+      const missing = await del(MISSING_REFERENCE, { token: thirdParty });
       expect(missing.status).toBe(404);
       const stranger = await referenceOf(await buildToken(t.orm, await buildUser(t.orm)));
       expect((await del(stranger, { token: thirdParty })).body.code).toBe('permission:denied');
@@ -135,12 +135,7 @@ describe('DELETE /auth/token/{token_reference}', () => {
 
     it('same errors: 404 in extensions for a missing token, validation naming the path field', async () => {
       const token = await buildToken(t.orm, await buildUser(t.orm));
-      const missing = await gql(
-        t.app,
-        DELETE,
-        { token_reference: '00000000-0000-4000-8000-000000000000' },
-        { token },
-      );
+      const missing = await gql(t.app, DELETE, { token_reference: MISSING_REFERENCE }, { token });
       expect(missing.body.errors[0]).toMatchObject({
         message: 'Auth token is invalid',
         extensions: { code: 'auth:invalid_token', http: { status: 404 } },

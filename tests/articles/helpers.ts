@@ -1,6 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RequiredEntityData } from '@mikro-orm/core';
+import { ActionRecord } from '../../src/accounts/action-record.entity';
 import type { User } from '../../src/accounts/user.entity';
+import type { ActionType } from '../../src/common/enums';
 import { Article, ArticleTag, Attachment, Tag } from '../../src/articles/article.entity';
 import { config } from '../../src/config';
 
@@ -50,6 +52,20 @@ export async function buildArticle(orm: MikroORM, author: User, o: Partial<Artic
   } as unknown as RequiredEntityData<Article>);
   await em.flush();
   return article;
+}
+
+/** `count` actions of `type` by `user`, recorded now (to bring the user near an hourly limit). */
+export async function recordActions(
+  orm: MikroORM,
+  user: User,
+  type: ActionType,
+  count: number,
+): Promise<void> {
+  const em = orm.em.fork();
+  for (let i = 0; i < count; i += 1) {
+    em.create(ActionRecord, { type, user: user.reference, created: new Date() } as never);
+  }
+  await em.flush();
 }
 
 /** `{name: content_count}` of every tag. */

@@ -3,10 +3,10 @@ import { seedDemoArticles } from '../../src/articles/demo-articles';
 import { SeededRandom } from '../../src/import/demo-catalog';
 import { Article, Attachment } from '../../src/articles/article.entity';
 import { ActionRecord } from '../../src/accounts/action-record.entity';
-import { buildToken, buildUser } from '../factories';
+import { buildAnime, buildToken, buildUser } from '../factories';
 import { rest } from '../setup/clients';
 import { useTestApp } from '../setup/harness';
-import { asList } from '../setup/json';
+import { asList, type Json } from '../setup/json';
 import { articleBody, buildArticle, buildAttachment } from './helpers';
 
 /** §3.8 GET / DELETE /articles/{slug} and POST /articles. */
@@ -132,6 +132,28 @@ describe('POST /articles', () => {
     expect((await rest(t.app, 'POST', '/articles', { sort: ['views:asc'] })).body.message).toBe(
       'Invalid field sort in request body',
     );
+  });
+
+  it('size=20 sends as many queries as size=1 (authors, tags, content and my_score batched)', async () => {
+    const anime = await buildAnime(t.orm);
+    for (let i = 0; i < 20; i += 1) {
+      await buildArticle(t.orm, await buildUser(t.orm), {
+        content_type: 'anime',
+        content_reference: anime.reference,
+      });
+    }
+    const { as } = await caller();
+    const count = async (size: number) => {
+      let list: Json[] = [];
+      const queries = await t.queries.count(async () => {
+        list = asList((await rest(t.app, 'POST', `/articles?size=${size}`, {}, as)).body.list);
+      });
+      expect(list).toHaveLength(size);
+      expect(list.every((item) => (item.content as Json).slug === anime.slug)).toBe(true);
+      return queries;
+    };
+    await count(1); // the token's first use writes
+    expect(await count(20)).toBe(await count(1));
   });
 });
 

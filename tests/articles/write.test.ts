@@ -8,7 +8,14 @@ import { buildAnime, buildClient, buildManga, buildToken, buildUser } from '../f
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { useTestApp } from '../setup/harness';
 import { asObject, type Json } from '../setup/json';
-import { articleBody, articleTables, buildArticle, buildAttachment, tagCounts } from './helpers';
+import {
+  articleBody,
+  articleTables,
+  buildArticle,
+  buildAttachment,
+  recordActions,
+  tagCounts,
+} from './helpers';
 
 /** #4 PUT /articles/{slug} and #5 POST /articles/create. */
 const t = useTestApp();
@@ -277,54 +284,22 @@ describe('#5 POST /articles/create', () => {
   describe('rate limit', () => {
     it('the 12th creation in a clock hour fails with 429; staff are exempt', async () => {
       const { user, as } = await caller();
-      const em = t.orm.em.fork();
-      for (let i = 0; i < 11; i += 1) {
-        em.create(ActionRecord, {
-          type: 'article_create',
-          user: user.reference,
-          created: new Date(),
-        } as never);
-      }
-      await em.flush();
+      await recordActions(t.orm, user, 'article_create', 11);
       const res = await create(articleBody(), as);
       expect([res.status, res.body.code]).toEqual([429, 'system:rate_limit']);
 
       const { user: other, as: otherAs } = await caller();
-      const em2 = t.orm.em.fork();
-      for (let i = 0; i < 10; i += 1) {
-        em2.create(ActionRecord, {
-          type: 'article_create',
-          user: other.reference,
-          created: new Date(),
-        } as never);
-      }
-      await em2.flush();
+      await recordActions(t.orm, other, 'article_create', 10);
       expect((await create(articleBody(), otherAs)).status).toBe(200);
 
       const { user: mod, as: modAs } = await caller('moderator');
-      const em3 = t.orm.em.fork();
-      for (let i = 0; i < 20; i += 1) {
-        em3.create(ActionRecord, {
-          type: 'article_create',
-          user: mod.reference,
-          created: new Date(),
-        } as never);
-      }
-      await em3.flush();
+      await recordActions(t.orm, mod, 'article_create', 20);
       expect((await create(articleBody(), modAs)).status).toBe(200);
     });
 
     it('is checked after the category permission and before the images', async () => {
       const { user, as } = await caller();
-      const em = t.orm.em.fork();
-      for (let i = 0; i < 11; i += 1) {
-        em.create(ActionRecord, {
-          type: 'article_create',
-          user: user.reference,
-          created: new Date(),
-        } as never);
-      }
-      await em.flush();
+      await recordActions(t.orm, user, 'article_create', 11);
       expect((await create(articleBody({ category: 'system' }), as)).status).toBe(403);
       const bad = [
         { type: 'image_group', children: [{ type: 'image', url: 'https://elsewhere.test/a', children: [] }] },

@@ -6,12 +6,12 @@ import type { Manga } from '../../src/catalog/manga.entity';
 import { restRoutes } from '../../src/rest/routes';
 import {
   buildAnime,
-  buildClient,
   buildGenre,
   buildMagazine,
   buildManga,
   buildNovel,
   buildReadEntry,
+  buildThirdPartyToken,
   buildToken,
   buildUser,
   buildWatchEntry,
@@ -86,8 +86,7 @@ async function linkCompany(anime: Anime, slug: string, role: 'studio' | 'produce
 }
 
 async function thirdParty(scope: string[]): Promise<CallOptions> {
-  const client = await buildClient(t.orm, await buildUser(t.orm));
-  return { token: await buildToken(t.orm, await buildUser(t.orm), { client, scope }) };
+  return { token: await buildThirdPartyToken(t.orm, await buildUser(t.orm), scope) };
 }
 
 describe('GraphQL catalog lists', () => {

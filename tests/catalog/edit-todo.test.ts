@@ -4,13 +4,14 @@ import type { Novel } from '../../src/catalog/novel.entity';
 import { restRoutes } from '../../src/rest/routes';
 import {
   buildAnime,
-  buildClient,
   buildManga,
   buildNovel,
   buildReadEntry,
+  buildThirdPartyToken,
   buildToken,
   buildUser,
   buildWatchEntry,
+  orderedReference,
 } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import {
@@ -50,9 +51,6 @@ const BUILD: Record<Kind, (o: TitleOverrides) => Promise<Anime | Manga | Novel>>
   manga: (o) => buildManga(t.orm, o as Partial<Manga>),
   novel: (o) => buildNovel(t.orm, o as Partial<Novel>),
 };
-
-/** A UUID whose order is given by `n`. */
-const reference = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 const pageShape = (kind: Kind): Shape => ({
   pagination: { object: PAGINATION },
@@ -147,7 +145,7 @@ describe('GET /edit/todo/{content_type}/{todo_type} (#6)', () => {
         ['more-voters', 8, 60, 3],
       ];
       for (const [slug, score, scored_by, n] of rows)
-        await BUILD[kind]({ slug, score, scored_by, reference: reference(n), title_ua: null });
+        await BUILD[kind]({ slug, score, scored_by, reference: orderedReference(n), title_ua: null });
 
       const res = await getTodo(kind, 'title_ua');
 
@@ -245,10 +243,7 @@ describe('GET /edit/todo/{content_type}/{todo_type} (#6)', () => {
   });
 
   describe('authentication and scopes', () => {
-    async function thirdParty(scope: string[]) {
-      const client = await buildClient(t.orm, await buildUser(t.orm));
-      return buildToken(t.orm, await buildUser(t.orm), { client, scope });
-    }
+    const thirdParty = async (scope: string[]) => buildThirdPartyToken(t.orm, await buildUser(t.orm), scope);
 
     it.each([[['read:readlist']], [['read:watchlist']], [['readlist']], [['read:vote']]])(
       'answers 403 permission:denied for a third-party token with only %j',
@@ -339,8 +334,7 @@ describe('GET /edit/todo/{content_type}/{todo_type} (#6)', () => {
     );
 
     it('reports the same scope error', async () => {
-      const client = await buildClient(t.orm, await buildUser(t.orm));
-      const token = await buildToken(t.orm, await buildUser(t.orm), { client, scope: ['read:readlist'] });
+      const token = await buildThirdPartyToken(t.orm, await buildUser(t.orm), ['read:readlist']);
       const viaRest = await getTodo('novel', 'title_ua', '', { token, language: 'uk' });
       const viaGraphQL = await gql(
         t.app,

@@ -3,11 +3,11 @@ import type { Novel } from '../../src/catalog/novel.entity';
 import type { RestRoute } from '../../src/rest/route';
 import { restRoutes } from '../../src/rest/routes';
 import {
-  buildClient,
   buildGenre,
   buildMagazine,
   buildNovel,
   buildReadEntry,
+  buildThirdPartyToken,
   buildToken,
   buildUser,
   linkTitle,
@@ -57,9 +57,7 @@ async function genre(slug: string): Promise<Genre> {
 
 /** A third-party token of `user` holding `scope`. */
 async function thirdParty(scope: string[]): Promise<CallOptions> {
-  const user = await buildUser(t.orm);
-  const client = await buildClient(t.orm, await buildUser(t.orm));
-  return { token: await buildToken(t.orm, user, { client, scope }) };
+  return { token: await buildThirdPartyToken(t.orm, await buildUser(t.orm), scope) };
 }
 
 describe('POST /novel (#3)', () => {
@@ -544,8 +542,7 @@ describe('POST /novel (#3)', () => {
       const n = await novel('mine');
       for (const scope of ['read:readlist', 'readlist']) {
         const user = await buildUser(t.orm);
-        const client = await buildClient(t.orm, await buildUser(t.orm));
-        const token = await buildToken(t.orm, user, { client, scope: [scope] });
+        const token = await buildThirdPartyToken(t.orm, user, [scope]);
         await buildReadEntry(t.orm, user, { novel: n }, { note: scope });
         const res = await search({}, { token });
         expect(res.status).toBe(200);

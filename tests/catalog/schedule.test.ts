@@ -1,7 +1,14 @@
 import type { RequiredEntityData } from '@mikro-orm/core';
 import { type Anime, AiringEpisode } from '../../src/catalog/anime.entity';
 import { restRoutes } from '../../src/rest/routes';
-import { buildAnime, buildClient, buildToken, buildUser, buildWatchEntry } from '../factories';
+import {
+  buildAnime,
+  buildThirdPartyToken,
+  buildToken,
+  buildUser,
+  buildWatchEntry,
+  orderedReference,
+} from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { ANIME_SUMMARY_WITH_WATCH, PAGINATION, shapeProblems, type Shape } from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
@@ -43,9 +50,6 @@ const postSchedule = (body: unknown, query = '', options: CallOptions = {}) =>
 
 const gqlSchedule = (input: unknown, page: Record<string, number> = {}, options: CallOptions = {}) =>
   gql(t.app, route.document, { ...page, input }, options);
-
-/** A UUID whose order is given by `n`. */
-const reference = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 /** Whole seconds from now, so that airing times serialize exactly. */
 const fromNow = (ms: number) => new Date(Math.trunc((Date.now() + ms) / 1000) * 1000);
@@ -211,10 +215,10 @@ describe('POST /schedule/anime (#2)', () => {
       const tie = await buildAnime(t.orm, { slug: 'tie' });
       const late = await buildAnime(t.orm, { slug: 'late' });
       const at = fromNow(3 * HOUR);
-      await buildEpisode(late, 1, fromNow(10 * HOUR), reference(1));
-      await buildEpisode(tie, 7, at, reference(9));
-      await buildEpisode(tie, 8, at, reference(3));
-      await buildEpisode(early, 1, fromNow(-HOUR), reference(8));
+      await buildEpisode(late, 1, fromNow(10 * HOUR), orderedReference(1));
+      await buildEpisode(tie, 7, at, orderedReference(9));
+      await buildEpisode(tie, 8, at, orderedReference(3));
+      await buildEpisode(early, 1, fromNow(-HOUR), orderedReference(8));
 
       const res = await postSchedule({});
 
@@ -380,11 +384,7 @@ describe('POST /schedule/anime (#2)', () => {
   });
 
   describe('authentication and scope', () => {
-    async function thirdParty(scope: string[]) {
-      const viewer = await buildUser(t.orm);
-      const client = await buildClient(t.orm, await buildUser(t.orm));
-      return buildToken(t.orm, viewer, { client, scope });
-    }
+    const thirdParty = async (scope: string[]) => buildThirdPartyToken(t.orm, await buildUser(t.orm), scope);
 
     it('answers 403 permission:denied for a third-party token without read:watchlist', async () => {
       await airing('scoped');

@@ -4,12 +4,13 @@ import {
   buildAnime,
   buildAppearance,
   buildCharacter,
-  buildClient,
   buildManga,
   buildNovel,
   buildReadEntry,
+  buildThirdPartyToken,
   buildToken,
   buildUser,
+  orderedReference,
 } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import {
@@ -42,9 +43,6 @@ const getNovels = (slug: string, query = '', options: CallOptions = {}) =>
 
 const slugsOf = (body: PageBody) => body.list.map((item) => item.novel.slug);
 
-/** A UUID whose order is given by `n`. */
-const reference = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-
 /** `count` novels of `character` with decreasing scores: slugs `n-00`, `n-01`… */
 async function novelsOf(character: Character, count: number) {
   const novels = [];
@@ -56,10 +54,8 @@ async function novelsOf(character: Character, count: number) {
   return novels;
 }
 
-async function thirdParty(scope: string[]) {
-  const client = await buildClient(t.orm, await buildUser(t.orm));
-  return buildToken(t.orm, await buildUser(t.orm), { client, scope });
-}
+/** A third-party token of a fresh user holding `scope`. */
+const thirdParty = async (scope: string[]) => buildThirdPartyToken(t.orm, await buildUser(t.orm), scope);
 
 describe('GET /characters/{slug}/novel (#8)', () => {
   describe('items', () => {
@@ -139,7 +135,7 @@ describe('GET /characters/{slug}/novel (#8)', () => {
         await buildAppearance(
           t.orm,
           character,
-          { novel: await buildNovel(t.orm, { slug, score, scored_by, reference: reference(n) }) },
+          { novel: await buildNovel(t.orm, { slug, score, scored_by, reference: orderedReference(n) }) },
           main,
         );
 

@@ -8,6 +8,7 @@ import {
   buildNovel,
   buildToken,
   buildUser,
+  orderedReference,
 } from '../factories';
 import { rest } from '../setup/clients';
 import { CHARACTER, keysOf } from '../setup/contract-shapes';
@@ -24,9 +25,6 @@ interface PageBody {
 
 const getCharacters = (slug: string, query = '', options: { token?: string; language?: string } = {}) =>
   rest(t.app, 'GET', `/novel/${slug}/characters${query}`, undefined, options);
-
-/** A UUID whose order is given by `n` (references sort as lower-case strings). */
-const reference = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 /** `count` characters of `novel`, slugs `c-00`, `c-01`… and distinct English names. */
 async function castOf(novel: Novel, count: number): Promise<Character[]> {
@@ -148,7 +146,7 @@ describe('GET /novel/{slug}/characters (#19)', () => {
         ['main-bob', 'bob', true, 7],
       ];
       for (const [slug, name_en, main, n] of cast) {
-        const character = await buildCharacter(t.orm, { slug, name_en, reference: reference(n) });
+        const character = await buildCharacter(t.orm, { slug, name_en, reference: orderedReference(n) });
         await buildAppearance(t.orm, character, { novel }, main);
       }
 

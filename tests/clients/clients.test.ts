@@ -1,5 +1,5 @@
 import { Client } from '../../src/clients/client.entity';
-import { buildClient, buildUser } from '../factories';
+import { buildClient, buildUser, MISSING_REFERENCE } from '../factories';
 import { rest } from '../setup/clients';
 import { shapeProblems } from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
@@ -164,7 +164,7 @@ describe('GET /client/{client_reference}', () => {
   });
 
   it('404 client:not_found; 400 for a malformed reference', async () => {
-    const missing = await rest(t.app, 'GET', '/client/00000000-0000-4000-8000-000000000000');
+    const missing = await rest(t.app, 'GET', `/client/${MISSING_REFERENCE}`);
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ code: 'client:not_found', message: 'Client not found' });
     const bad = await rest(t.app, 'GET', '/client/not-a-uuid');
@@ -188,13 +188,7 @@ describe('GET /client/{client_reference}/full', () => {
     const res = await rest(t.app, 'GET', `/client/${client.reference}/full`, undefined, admin.as);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('client:not_owner');
-    const missing = await rest(
-      t.app,
-      'GET',
-      '/client/00000000-0000-4000-8000-000000000000/full',
-      undefined,
-      admin.as,
-    );
+    const missing = await rest(t.app, 'GET', `/client/${MISSING_REFERENCE}/full`, undefined, admin.as);
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('client:not_found');
   });
@@ -206,13 +200,7 @@ describe('GET /client/{client_reference}/full', () => {
     const res = await rest(t.app, 'GET', `/client/${client.reference}/full`, undefined, denied);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('permission:denied');
-    const missing = await rest(
-      t.app,
-      'GET',
-      '/client/00000000-0000-4000-8000-000000000000/full',
-      undefined,
-      denied,
-    );
+    const missing = await rest(t.app, 'GET', `/client/${MISSING_REFERENCE}/full`, undefined, denied);
     expect(missing.status).toBe(404);
     const allowed = await thirdPartyAs(t.orm, me.user, ['read:client']);
     const ok = await rest(t.app, 'GET', `/client/${client.reference}/full`, undefined, allowed);
@@ -344,13 +332,7 @@ describe('POST /client/{client_reference}/verify', () => {
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('permission:denied');
     }
-    const missing = await rest(
-      t.app,
-      'POST',
-      '/client/00000000-0000-4000-8000-000000000000/verify',
-      undefined,
-      owner.as,
-    );
+    const missing = await rest(t.app, 'POST', `/client/${MISSING_REFERENCE}/verify`, undefined, owner.as);
     expect(missing.status).toBe(404);
     expect(missing.body.code).toBe('client:not_found');
   });

@@ -4,9 +4,9 @@ import type { User } from '../../src/accounts/user.entity';
 import type { Client } from '../../src/clients/client.entity';
 import type { RestRoute } from '../../src/rest/route';
 import { restRoutes } from '../../src/rest/routes';
-import { buildClient, buildToken, buildUser } from '../factories';
+import { buildThirdPartyToken, buildToken, buildUser } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
-import type { Shape } from '../setup/contract-shapes';
+import { PAGINATION, type Shape } from '../setup/contract-shapes';
 
 /** Contract User without `is_followed` (semantics §1.6). */
 export const USER: Shape = {
@@ -35,7 +35,7 @@ export const CLIENT: Shape = {
 };
 
 export const PAGE_OF = (item: Shape): Shape => ({
-  pagination: { object: { total: 'integer', pages: 'integer', page: 'integer' } },
+  pagination: { object: PAGINATION },
   list: { arrayOf: item },
 });
 
@@ -63,9 +63,10 @@ export async function account(orm: MikroORM, overrides: Partial<User> = {}): Pro
 
 /** A third-party token of `user` for a client of someone else, holding `scope`. */
 export async function thirdPartyAs(orm: MikroORM, user: User, scope: string[], client?: Client) {
-  const owner = client ? undefined : await buildUser(orm);
-  const bound = client ?? (await buildClient(orm, owner!));
-  return { token: await buildToken(orm, user, { client: bound, scope }) };
+  const token = client
+    ? await buildToken(orm, user, { client, scope })
+    : await buildThirdPartyToken(orm, user, scope);
+  return { token };
 }
 
 export const validBody = (n = 1) => ({

@@ -3,7 +3,14 @@ import { AuthToken } from '../../src/accounts/auth-token.entity';
 import { TokenRequest } from '../../src/clients/token-request.entity';
 import { hashSecret } from '../../src/common/auth/secrets';
 import { Notification } from '../../src/notifications/notification.entity';
-import { buildAnime, buildClient, buildToken, buildUser, buildWatchEntry } from '../factories';
+import {
+  buildAnime,
+  buildClient,
+  buildToken,
+  buildUser,
+  buildWatchEntry,
+  MISSING_REFERENCE,
+} from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { shapeProblems } from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
@@ -13,7 +20,6 @@ import { account, CLIENT, PAGE_OF, thirdPartyAs, UUID_PATTERN } from './helpers'
 /** §3.2 token request → exchange, §3.1 GET /auth/token/info and /auth/token/thirdparty, scopes (§1.4). */
 const t = useTestApp();
 
-const MISSING = '00000000-0000-4000-8000-000000000000';
 const requestToken = (client: string, body: unknown, as: CallOptions) =>
   rest(t.app, 'POST', `/auth/token/request/${client}`, body, as);
 const exchange = (body: unknown) => rest(t.app, 'POST', '/auth/token', body);
@@ -91,7 +97,7 @@ describe('POST /auth/token/request/{client_reference}', () => {
 
   it('404 auth:client_not_found, before the first-party and scope rules', async () => {
     const { me } = await setup();
-    const res = await requestToken(MISSING, { scope: ['nope'] }, me.as);
+    const res = await requestToken(MISSING_REFERENCE, { scope: ['nope'] }, me.as);
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ code: 'auth:client_not_found', message: 'Client not found' });
   });
@@ -162,7 +168,7 @@ describe('POST /auth/token', () => {
 
   it('400 auth:invalid_token_request for an unknown or already used request', async () => {
     const { client, me } = await setup();
-    const unknown = await exchange({ request_reference: MISSING, client_secret: client.secret });
+    const unknown = await exchange({ request_reference: MISSING_REFERENCE, client_secret: client.secret });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual({ code: 'auth:invalid_token_request', message: 'Token request is invalid' });
     const request = await requestToken(client.reference, { scope: ['read:watchlist'] }, me.as);
@@ -217,9 +223,9 @@ describe('POST /auth/token', () => {
     for (const [body, field] of [
       [{ request_reference: 'x', client_secret: 's' }, 'request_reference'],
       [{ client_secret: 's' }, 'request_reference'],
-      [{ request_reference: MISSING }, 'client_secret'],
-      [{ request_reference: MISSING, client_secret: 1 }, 'client_secret'],
-      [{ request_reference: MISSING, client_secret: 's', scope: [] }, 'scope'],
+      [{ request_reference: MISSING_REFERENCE }, 'client_secret'],
+      [{ request_reference: MISSING_REFERENCE, client_secret: 1 }, 'client_secret'],
+      [{ request_reference: MISSING_REFERENCE, client_secret: 's', scope: [] }, 'scope'],
     ] as const) {
       const res = await exchange(body);
       expect(res.status).toBe(400);

@@ -1,7 +1,7 @@
 import { AuthToken } from '../../src/accounts/auth-token.entity';
 import { Client } from '../../src/clients/client.entity';
 import { TokenRequest } from '../../src/clients/token-request.entity';
-import { buildClient, buildToken, buildUser } from '../factories';
+import { buildClient, buildToken, buildUser, MISSING_REFERENCE } from '../factories';
 import { rest, type CallOptions } from '../setup/clients';
 import { shapeProblems } from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
@@ -10,7 +10,6 @@ import { account, CLIENT, firstError, routeOf, thirdPartyAs, viaGraphQL } from '
 /** Contract #11 DELETE and #12 PUT /client/{client_reference} (semantics §2). */
 const t = useTestApp();
 
-const MISSING = '00000000-0000-4000-8000-000000000000';
 const put = (reference: string, body: unknown, as: CallOptions) =>
   rest(t.app, 'PUT', `/client/${reference}`, body, as);
 const del = (reference: string, as: CallOptions) =>
@@ -128,8 +127,8 @@ describe('#12 PUT /client/{client_reference}', () => {
     const cases: [string, unknown, CallOptions, number, string][] = [
       [client.reference, { name: 1 }, {}, 401, 'auth:missing_token'],
       ['nope', { name: 1 }, owner.as, 400, 'system:validation_error'],
-      [MISSING, { name: 'x' }, owner.as, 400, 'system:validation_error'],
-      [MISSING, { name: 'Taken' }, stranger.as, 404, 'client:not_found'],
+      [MISSING_REFERENCE, { name: 'x' }, owner.as, 400, 'system:validation_error'],
+      [MISSING_REFERENCE, { name: 'Taken' }, stranger.as, 404, 'client:not_found'],
       [client.reference, { name: 'Taken' }, unactivated.as, 403, 'permission:confirm_email'],
       [client.reference, { name: 'Taken' }, strangerScoped, 403, 'permission:denied'],
       [client.reference, { name: 'Taken' }, scoped, 403, 'permission:denied'],
@@ -252,7 +251,7 @@ describe('#11 DELETE /client/{client_reference}', () => {
       [client.reference, {}, 401, 'auth:missing_token'],
       [client.reference, { token: 'unknown' }, 401, 'auth:invalid_token'],
       ['1234', owner.as, 400, 'system:validation_error'],
-      [MISSING, stranger.as, 404, 'client:not_found'],
+      [MISSING_REFERENCE, stranger.as, 404, 'client:not_found'],
       [
         client.reference,
         (await account(t.orm, { role: 'not_activated' })).as,
@@ -346,11 +345,11 @@ describe('REST ≡ GraphQL for #11 and #12 (same document and variables)', () =>
     const stranger = await account(t.orm);
     const scoped = await thirdPartyAs(t.orm, owner.user, ['read:watchlist']);
     const cases: [typeof updateRoute, string, Record<string, unknown>, CallOptions, number, string][] = [
-      [updateRoute, MISSING, { name: 'Whatever' }, owner.as, 404, 'client:not_found'],
+      [updateRoute, MISSING_REFERENCE, { name: 'Whatever' }, owner.as, 404, 'client:not_found'],
       [updateRoute, client.reference, { name: 'Whatever' }, stranger.as, 403, 'client:not_owner'],
       [updateRoute, client.reference, { name: 'Whatever' }, scoped, 403, 'permission:denied'],
       [updateRoute, client.reference, { name: 'taken' }, owner.as, 409, 'client:already_exists'],
-      [deleteRoute, MISSING, {}, owner.as, 404, 'client:not_found'],
+      [deleteRoute, MISSING_REFERENCE, {}, owner.as, 404, 'client:not_found'],
       [deleteRoute, client.reference, {}, stranger.as, 403, 'client:not_owner'],
       [deleteRoute, client.reference, {}, scoped, 403, 'permission:denied'],
     ];

@@ -151,12 +151,12 @@ describe('#17 GET /comments/thread/{comment_reference}', () => {
   });
 
   it('serves a comment at any depth with its subtree; 404 and 400 rules', async () => {
-    const { a, a1, a2, a2x, b } = await thread();
+    const { top, a, a1, a2, a2x, b } = await thread();
     expect(shapeOf((await get(`/comments/thread/${a2.reference}`)).body)).toEqual([
       a2.reference,
       [[a2x.reference, []]],
     ]);
-    expect((await get(`/comments/thread/${a.reference}`)).body.parent).toBeDefined();
+    expect((await get(`/comments/thread/${a.reference}`)).body.parent).toBe(top.reference);
     expect((await get(`/comments/thread/${a1.reference}`)).body.code).toBe('comment:hidden');
     expect((await get(`/comments/thread/${b.reference}`)).body.code).toBe('comment:not_found');
     expect((await get('/comments/thread/00000000-0000-0000-0000-000000000000')).status).toBe(404);

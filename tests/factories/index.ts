@@ -73,19 +73,26 @@ export const buildRole = (orm: MikroORM, o: Partial<Role> = {}) =>
 export const buildCharacter = (orm: MikroORM, o: Partial<Character> = {}) =>
   persist(orm, Character, { slug: `character-${next()}`, name_en: `Character ${next()}`, ...o });
 
+type TitleOfLink = { anime?: Anime; manga?: Manga; novel?: Novel };
+
+/** The `anime`/`manga`/`novel` columns of a row that belongs to one title. */
+const titleReferences = (title: TitleOfLink) => ({
+  anime: title.anime?.reference ?? null,
+  manga: title.manga?.reference ?? null,
+  novel: title.novel?.reference ?? null,
+});
+
 /** A credit of `person` on one title, with roles. */
 export async function buildCredit(
   orm: MikroORM,
   person: Person,
-  title: { anime?: Anime; manga?: Manga; novel?: Novel },
+  title: TitleOfLink,
   roles: Role[],
 ): Promise<Credit> {
   const em = orm.em.fork();
   const credit = em.create(Credit, {
     person: person.reference,
-    anime: title.anime?.reference ?? null,
-    manga: title.manga?.reference ?? null,
-    novel: title.novel?.reference ?? null,
+    ...titleReferences(title),
   } as RequiredEntityData<Credit>);
   roles.forEach((role) => credit.roles.add(em.getReference(Role, role.reference)));
   await em.flush();
@@ -95,14 +102,12 @@ export async function buildCredit(
 export async function buildAppearance(
   orm: MikroORM,
   character: Character,
-  title: { anime?: Anime; manga?: Manga; novel?: Novel },
+  title: TitleOfLink,
   main = false,
 ): Promise<Appearance> {
   return persist(orm, Appearance, {
     character: character.reference,
-    anime: title.anime?.reference ?? null,
-    manga: title.manga?.reference ?? null,
-    novel: title.novel?.reference ?? null,
+    ...titleReferences(title),
     main,
   } as unknown as Partial<Appearance>);
 }
@@ -193,3 +198,16 @@ export async function buildWatchEntry(
     ...o,
   } as unknown as Partial<WatchEntry>);
 }
+
+/** A UUID whose order among its kind is given by `n`, for tests that pin the reference tie-break. */
+export const orderedReference = (n: number): string =>
+  `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+/** A third-party token of `user` holding `scope`, issued by a client that another user owns; returns the secret. */
+export async function buildThirdPartyToken(orm: MikroORM, user: User, scope: string[]): Promise<string> {
+  const client = await buildClient(orm, await buildUser(orm));
+  return buildToken(orm, user, { client, scope });
+}
+
+/** A well-formed UUID that no factory gives a row: the path of a missing thing. */
+export const MISSING_REFERENCE = '00000000-0000-4000-8000-000000000000';

@@ -4,12 +4,12 @@ import { Follow } from '../../src/accounts/follow.entity';
 import type { User } from '../../src/accounts/user.entity';
 import { AuthSession } from '../../src/common/auth/session';
 import { viewerFollows } from '../../src/follows/follow.loaders';
-import { Notification } from '../../src/notifications/notification.entity';
 import type { RestRoute } from '../../src/rest/route';
 import { restRoutes } from '../../src/rest/routes';
-import { buildClient, buildToken, buildUser } from '../factories';
+import { buildThirdPartyToken, buildToken, buildUser } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { useTestApp } from '../setup/harness';
+import { notificationsOf } from '../notifications/helpers';
 
 /** PUT, DELETE and GET /follow/{username} (semantics §3.9) and User `is_followed` (§1.6, §7.11). */
 const t = useTestApp();
@@ -26,20 +26,11 @@ async function member(o: Partial<User> = {}) {
 }
 
 /** A third-party token of `user` holding `scope`. */
-async function thirdParty(user: User, scope: string[]): Promise<CallOptions> {
-  const client = await buildClient(t.orm, await buildUser(t.orm));
-  return { token: await buildToken(t.orm, user, { client, scope }) };
-}
+const thirdParty = async (user: User, scope: string[]): Promise<CallOptions> => ({
+  token: await buildThirdPartyToken(t.orm, user, scope),
+});
 
 const follows = () => t.orm.em.fork().find(Follow, {}, { orderBy: { created: 'asc' } });
-const notificationsOf = (user: User) =>
-  t.orm.em
-    .fork()
-    .find(
-      Notification,
-      { user: user.reference },
-      { orderBy: { created: 'asc' }, populate: ['initiator_user'] },
-    );
 const actionsOf = async (user: User) =>
   (await t.orm.em.fork().find(ActionRecord, { user: user.reference }, { orderBy: { id: 'asc' } })).map(
     (a) => [a.type, a.target],
@@ -63,14 +54,14 @@ describe('PUT /follow/{username}', () => {
     const { user: follower, as } = await member({ avatar_path: 'avatars/f.png' });
     const { user: followed } = await member();
     await call('PUT', followed.username, as);
-    const [notification] = await notificationsOf(followed);
+    const [notification] = await notificationsOf(t.orm, followed);
     expect(notification).toMatchObject({
       notification_type: 'follow',
       seen: false,
       data: { username: follower.username, avatar: 'https://cdn.test/avatars/f.png' },
     });
     expect(notification.initiator_user?.reference).toBe(follower.reference);
-    expect(await notificationsOf(follower)).toEqual([]);
+    expect(await notificationsOf(t.orm, follower)).toEqual([]);
   });
 
   it('records the action follow', async () => {
@@ -93,7 +84,7 @@ describe('PUT /follow/{username}', () => {
     await call('DELETE', followed.username, as);
     expect((await call('PUT', followed.username, as)).status).toBe(200);
     expect(await follows()).toHaveLength(1);
-    expect(await notificationsOf(followed)).toHaveLength(1);
+    expect(await notificationsOf(t.orm, followed)).toHaveLength(1);
   });
 
   it('follows without notifying a user who ignores follow notifications', async () => {
@@ -101,7 +92,7 @@ describe('PUT /follow/{username}', () => {
     const { user: followed } = await member({ ignored_notifications: ['follow'] });
     expect((await call('PUT', followed.username, as)).status).toBe(200);
     expect(await follows()).toHaveLength(1);
-    expect(await notificationsOf(followed)).toEqual([]);
+    expect(await notificationsOf(t.orm, followed)).toEqual([]);
   });
 
   describe('errors, in check order', () => {
@@ -141,7 +132,7 @@ describe('PUT /follow/{username}', () => {
       const res = await call('PUT', followed.username, as);
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ message: 'Already following', code: 'follow:already_following' });
-      expect(await notificationsOf(followed)).toHaveLength(1);
+      expect(await notificationsOf(t.orm, followed)).toHaveLength(1);
       expect(await actionsOf(follower)).toHaveLength(1);
     });
 
@@ -151,7 +142,7 @@ describe('PUT /follow/{username}', () => {
       const results = await Promise.all([1, 2, 3].map(() => call('PUT', followed.username, as)));
       expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
       expect(await follows()).toHaveLength(1);
-      expect(await notificationsOf(followed)).toHaveLength(1);
+      expect(await notificationsOf(t.orm, followed)).toHaveLength(1);
     });
 
     it('403 permission:denied for a third-party token without scope follow', async () => {

@@ -4,14 +4,15 @@ import type { Franchise } from '../../src/franchises/franchise.entity';
 import type { TitleContentType } from '../../src/common/enums';
 import {
   buildAnime,
-  buildClient,
   buildFranchise,
   buildManga,
   buildNovel,
   buildReadEntry,
+  buildThirdPartyToken,
   buildToken,
   buildUser,
   buildWatchEntry,
+  orderedReference,
 } from '../factories';
 import { rest } from '../setup/clients';
 import {
@@ -40,8 +41,6 @@ const getFranchise = (
 ) => rest(t.app, 'GET', `/related/${contentType}/${slug}/franchise`, undefined, options);
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** A UUID whose order is given by `n` (references sort as lower-case strings). */
-const reference = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const slugs = (items: Json[]) => items.map((item) => item.slug);
 
 /**
@@ -52,24 +51,24 @@ async function sagaFranchise(): Promise<Franchise> {
   const franchise = await buildFranchise(t.orm);
   const other = await buildFranchise(t.orm);
   // anime: two share a start date (reference decides), one has none (last).
-  await buildAnime(t.orm, { slug: 'a-undated', franchise, start_date: null, reference: reference(1) });
+  await buildAnime(t.orm, { slug: 'a-undated', franchise, start_date: null, reference: orderedReference(1) });
   await buildAnime(t.orm, {
     slug: 'a-2010-late-ref',
     franchise,
     start_date: new Date('2010-01-01T00:00:00Z'),
-    reference: reference(3),
+    reference: orderedReference(3),
   });
   await buildAnime(t.orm, {
     slug: 'a-2022',
     franchise,
     start_date: new Date('2022-04-01T00:00:00Z'),
-    reference: reference(9),
+    reference: orderedReference(9),
   });
   await buildAnime(t.orm, {
     slug: 'a-2010-early-ref',
     franchise,
     start_date: new Date('2010-01-01T00:00:00Z'),
-    reference: reference(2),
+    reference: orderedReference(2),
   });
   await buildAnime(t.orm, {
     slug: 'a-deleted',
@@ -400,8 +399,7 @@ describe('GET /related/{content_type}/{slug}/franchise (#13)', () => {
 
     it('needs no scope: a third-party token with unrelated scopes still sees its own entries', async () => {
       const { viewer } = await withEntries();
-      const client = await buildClient(t.orm, await buildUser(t.orm));
-      const token = await buildToken(t.orm, viewer, { client, scope: ['read:vote'] });
+      const token = await buildThirdPartyToken(t.orm, viewer, ['read:vote']);
       const res = await getFranchise('anime', 'v-anime', { token });
       expect(res.status).toBe(200);
       expect((bySlug(res.body.manga, 'v-manga').read as Json[]).map((e) => e.status)).toEqual(['reading']);

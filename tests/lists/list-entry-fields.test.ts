@@ -60,6 +60,11 @@ describe('list entry fields', () => {
       { status: 'dropped', content: { slug: 'novel-one', data_type: 'novel' } },
     ]);
     expect(result.anime).toHaveLength(12);
+    // Every anime, not only one, resolves its entry's title.
+    const watched = result.anime.flatMap((a) => a.watch as { anime: { slug: string } }[]);
+    expect(watched.map((entry) => entry.anime.slug).sort()).toEqual(
+      Array.from({ length: 12 }, (_, i) => `anime-${i}`).sort(),
+    );
     expect(withTwo).toBeGreaterThan(0);
     expect(queries).toBe(withTwo);
   });

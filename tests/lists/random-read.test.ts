@@ -3,7 +3,14 @@ import type { User } from '../../src/accounts/user.entity';
 import type { Manga } from '../../src/catalog/manga.entity';
 import type { Novel } from '../../src/catalog/novel.entity';
 import { restRoutes } from '../../src/rest/routes';
-import { buildManga, buildNovel, buildReadEntry, buildToken, buildUser } from '../factories';
+import {
+  buildManga,
+  buildNovel,
+  buildReadEntry,
+  buildToken,
+  buildUser,
+  orderedReference,
+} from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { READABLE_SUMMARY, keysOf, shapeProblems } from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
@@ -17,9 +24,6 @@ const route = restRoutes.find((r) => r.contract === 18)!;
 const getRandom = (kind: string, username: string, status: string, options: CallOptions = {}) =>
   rest(t.app, 'GET', `/read/${kind}/random/${username}/${status}`, undefined, options);
 
-/** A UUID whose order is given by `n`. */
-const reference = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-
 const EMPTY = { message: 'User read list is empty', code: 'read:empty_random' };
 
 /** `reader` with `count` manga in the `reading` status, slugs `m-1`…, entry references in slug order. */
@@ -27,8 +31,13 @@ async function readerWith(count: number, username = 'reader'): Promise<{ user: U
   const user = await buildUser(t.orm, { username });
   const manga: Manga[] = [];
   for (let n = 1; n <= count; n += 1) {
-    const title = await buildManga(t.orm, { slug: `m-${n}`, reference: reference(10 - n) });
-    await buildReadEntry(t.orm, user, { manga: title }, { status: 'reading', reference: reference(n) });
+    const title = await buildManga(t.orm, { slug: `m-${n}`, reference: orderedReference(10 - n) });
+    await buildReadEntry(
+      t.orm,
+      user,
+      { manga: title },
+      { status: 'reading', reference: orderedReference(n) },
+    );
     manga.push(title);
   }
   return { user, manga };
@@ -166,7 +175,12 @@ describe('GET /read/{content_type}/random/{username}/{status} (#18)', () => {
     it('skips deleted titles when ranking', async () => {
       const { user } = await readerWith(2);
       const gone = await buildManga(t.orm, { slug: 'gone', deleted: true });
-      await buildReadEntry(t.orm, user, { manga: gone }, { status: 'reading', reference: reference(0) });
+      await buildReadEntry(
+        t.orm,
+        user,
+        { manga: gone },
+        { status: 'reading', reference: orderedReference(0) },
+      );
       jest.spyOn(Math, 'random').mockReturnValue(0);
       expect((await getRandom('manga', 'reader', 'reading')).body.slug).toBe('m-1');
     });

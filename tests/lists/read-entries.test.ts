@@ -1,17 +1,18 @@
-import { ActionRecord } from '../../src/accounts/action-record.entity';
 import { User } from '../../src/accounts/user.entity';
 import type { Manga } from '../../src/catalog/manga.entity';
 import { ReadEntry } from '../../src/lists/read-entry.entity';
 import type { RestRoute } from '../../src/rest/route';
 import { restRoutes } from '../../src/rest/routes';
-import { buildClient, buildManga, buildNovel, buildReadEntry, buildToken, buildUser } from '../factories';
+import { buildManga, buildNovel, buildReadEntry, buildToken, buildUser } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { keysOf, READ_ENTRY, READABLE_SUMMARY, shapeProblems } from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
 import { asObject, seconds, sortedKeys, type Json } from '../setup/json';
+import { expectBetween, listEntryProbes } from './list-entry-probes';
 
 /** §3.4 PUT/GET/DELETE /read/{content_type}/{slug}: the caller's read entries. */
 const t = useTestApp();
+const { thirdParty, storedUser, actions } = listEntryProbes(t);
 
 type Kind = 'manga' | 'novel';
 const put = (kind: string, slug: string, body: unknown, options: CallOptions) =>
@@ -48,23 +49,7 @@ async function setup(title: Pick<Partial<Manga>, 'chapters' | 'volumes'> = {}) {
 
 const slugOf = (kind: Kind) => (kind === 'manga' ? 'frieren' : 'frieren-novel');
 
-async function thirdParty(user: User, scope: string[]): Promise<CallOptions> {
-  const client = await buildClient(t.orm, await buildUser(t.orm));
-  return { token: await buildToken(t.orm, user, { client, scope }) };
-}
-
 const storedEntry = (user: User) => t.orm.em.fork().findOne(ReadEntry, { user: user.reference });
-const storedUser = (user: User) => t.orm.em.fork().findOneOrFail(User, { reference: user.reference });
-const actions = async (user: User) =>
-  (await t.orm.em.fork().find(ActionRecord, { user: user.reference }, { orderBy: { id: 'asc' } })).map(
-    (action) => [action.type, action.target],
-  );
-
-function expectBetween(at: Date | null | undefined, from: number, to: number) {
-  expect(at).toBeInstanceOf(Date);
-  expect(at!.getTime()).toBeGreaterThanOrEqual(from);
-  expect(at!.getTime()).toBeLessThanOrEqual(to);
-}
 
 describe.each<Kind>(['manga', 'novel'])('PUT /read/%s/{slug}', (kind) => {
   const slug = slugOf(kind);

@@ -1,17 +1,18 @@
-import { ActionRecord } from '../../src/accounts/action-record.entity';
 import { User } from '../../src/accounts/user.entity';
 import { Anime } from '../../src/catalog/anime.entity';
 import { WatchEntry } from '../../src/lists/watch-entry.entity';
 import type { RestRoute } from '../../src/rest/route';
 import { restRoutes } from '../../src/rest/routes';
-import { buildAnime, buildClient, buildToken, buildUser, buildWatchEntry } from '../factories';
+import { buildAnime, buildToken, buildUser, buildWatchEntry } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { ANIME_SUMMARY, keysOf, shapeProblems, WATCH_ENTRY } from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
 import { asObject, seconds, sortedKeys, type Json } from '../setup/json';
+import { expectBetween, listEntryProbes } from './list-entry-probes';
 
 /** §3.3 PUT/GET/DELETE /watch/{slug}: the caller's watch entries. */
 const t = useTestApp();
+const { thirdParty, storedUser, actions } = listEntryProbes(t);
 
 const put = (slug: string, body: unknown, options: CallOptions) =>
   rest(t.app, 'PUT', `/watch/${slug}`, body, options);
@@ -30,12 +31,6 @@ async function setup(anime: Partial<Anime> = {}) {
   return { user, token, anime: title, as: { token } };
 }
 
-/** A third-party token of `user` holding `scope`. */
-async function thirdParty(user: User, scope: string[]): Promise<CallOptions> {
-  const client = await buildClient(t.orm, await buildUser(t.orm));
-  return { token: await buildToken(t.orm, user, { client, scope }) };
-}
-
 const storedEntry = (user: User) =>
   t.orm.em.fork().findOne(WatchEntry, { user: user.reference }, { populate: ['anime'] });
 /** The entry's row as stored, every column. */
@@ -45,18 +40,6 @@ const entryRow = async (user: User) =>
       .getConnection()
       .execute(`select * from watch_entry where user_reference = ?`, [user.reference])
   )[0] as Json | undefined;
-const storedUser = (user: User) => t.orm.em.fork().findOneOrFail(User, { reference: user.reference });
-const actions = async (user: User) =>
-  (await t.orm.em.fork().find(ActionRecord, { user: user.reference }, { orderBy: { id: 'asc' } })).map(
-    (action) => [action.type, action.target],
-  );
-
-/** Asserts a Date within [from, to] (whole-second tolerance for values served as seconds). */
-function expectBetween(at: Date | null | undefined, from: number, to: number) {
-  expect(at).toBeInstanceOf(Date);
-  expect(at!.getTime()).toBeGreaterThanOrEqual(from);
-  expect(at!.getTime()).toBeLessThanOrEqual(to);
-}
 
 describe('PUT /watch/{slug}', () => {
   describe('response', () => {

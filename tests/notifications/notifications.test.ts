@@ -1,11 +1,9 @@
 import type { User } from '../../src/accounts/user.entity';
-import type DataLoader from 'dataloader';
-import type { RequestContext } from '../../src/context';
 import { Notification } from '../../src/notifications/notification.entity';
 import { NotificationResolver } from '../../src/notifications/notification.resolver';
 import type { RestRoute } from '../../src/rest/route';
 import { restRoutes } from '../../src/rest/routes';
-import { buildClient, buildToken, buildUser } from '../factories';
+import { buildThirdPartyToken, buildToken, buildUser, MISSING_REFERENCE } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { keysOf, PAGINATION, shapeProblems, type Shape } from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
@@ -52,10 +50,9 @@ async function caller() {
 }
 
 /** A third-party token of `user` holding `scope`. */
-async function thirdParty(user: User, scope: string[]): Promise<CallOptions> {
-  const client = await buildClient(t.orm, await buildUser(t.orm));
-  return { token: await buildToken(t.orm, user, { client, scope }) };
-}
+const thirdParty = async (user: User, scope: string[]): Promise<CallOptions> => ({
+  token: await buildThirdPartyToken(t.orm, user, scope),
+});
 
 /** Notifications of `user` created 40, 30, 20 and 10 minutes ago. */
 async function timeline(user: User) {
@@ -200,18 +197,10 @@ describe('Notification.initiator_user', () => {
     await buildNotification(t.orm, user, { created: minutesAgo(1) });
     const em = t.orm.em.fork();
     const rows = await em.find(Notification, { user: user.reference }, { orderBy: { created: 'asc' } });
-    const loaders = new Map<string, unknown>();
-    const ctx = {
-      em,
-      loader: <K, V>(key: string, create: () => DataLoader<K, V>) => {
-        if (!loaders.has(key)) loaders.set(key, create());
-        return loaders.get(key) as DataLoader<K, V>;
-      },
-    } as unknown as RequestContext;
     const resolver = new NotificationResolver();
     let initiators: (string | undefined)[] = [];
     const queries = await t.queries.count(async () => {
-      const users = await Promise.all(rows.map((row) => resolver.initiator_user(row, ctx)));
+      const users = await Promise.all(rows.map((row) => resolver.initiator_user(row)));
       initiators = users.map((u) => u?.username);
     });
     expect(initiators).toEqual([a.username, b.username, undefined]);
@@ -399,14 +388,14 @@ describe('#22 POST /notifications/{notification_reference}/seen', () => {
 
     it('404 notification:not_found for an unknown reference', async () => {
       const { as } = await caller();
-      const res = await markSeen('00000000-0000-4000-8000-000000000000', as);
+      const res = await markSeen(MISSING_REFERENCE, as);
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ message: 'Notification not found', code: 'notification:not_found' });
     });
 
     it('404 in Ukrainian when asked', async () => {
       const { as } = await caller();
-      const res = await markSeen('00000000-0000-4000-8000-000000000000', { ...as, language: 'uk' });
+      const res = await markSeen(MISSING_REFERENCE, { ...as, language: 'uk' });
       expect(res.body).toEqual({ message: 'Сповіщення не знайдено', code: 'notification:not_found' });
     });
 
@@ -459,7 +448,7 @@ describe('#22 POST /notifications/{notification_reference}/seen', () => {
       const stranger = await buildUser(t.orm);
       const theirs = await buildNotification(t.orm, stranger);
       const limited = await thirdParty(user, ['read:watchlist']);
-      const unknown = await markSeen('00000000-0000-4000-8000-000000000000', limited);
+      const unknown = await markSeen(MISSING_REFERENCE, limited);
       expect(unknown.body.code).toBe('notification:not_found');
       const foreign = await markSeen(theirs.reference, limited);
       expect(foreign.body.code).toBe('permission:denied');
@@ -513,7 +502,7 @@ describe('#22 POST /notifications/{notification_reference}/seen', () => {
         string,
       ]
     >([
-      ['unknown', async () => ['00000000-0000-4000-8000-000000000000', null], 404, 'notification:not_found'],
+      ['unknown', async () => [MISSING_REFERENCE, null], 404, 'notification:not_found'],
       ['foreign', async ({ theirs }) => [theirs.reference, null], 403, 'notification:not_owner'],
       [
         'no scope',

@@ -3,15 +3,16 @@ import type { Person } from '../../src/people/person.entity';
 import { restRoutes } from '../../src/rest/routes';
 import {
   buildAnime,
-  buildClient,
   buildCredit,
   buildManga,
   buildNovel,
   buildPerson,
   buildReadEntry,
   buildRole,
+  buildThirdPartyToken,
   buildToken,
   buildUser,
+  orderedReference,
 } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import {
@@ -49,9 +50,6 @@ const getManga = (slug: string, query = '', options: CallOptions = {}) =>
 
 const slugsOf = (body: PageBody) => body.list.map((item) => item.manga.slug);
 
-/** A UUID whose order is given by `n`. */
-const reference = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-
 /** `count` manga authored by `person` with decreasing scores: slugs `m-00`, `m-01`… */
 async function bibliography(person: Person, count: number): Promise<Manga[]> {
   const role = await buildRole(t.orm);
@@ -64,10 +62,8 @@ async function bibliography(person: Person, count: number): Promise<Manga[]> {
   return manga;
 }
 
-async function thirdParty(scope: string[]) {
-  const client = await buildClient(t.orm, await buildUser(t.orm));
-  return buildToken(t.orm, await buildUser(t.orm), { client, scope });
-}
+/** A third-party token of a fresh user holding `scope`. */
+const thirdParty = async (scope: string[]) => buildThirdPartyToken(t.orm, await buildUser(t.orm), scope);
 
 describe('GET /people/{slug}/manga (#7)', () => {
   describe('items', () => {
@@ -175,7 +171,7 @@ describe('GET /people/{slug}/manga (#7)', () => {
         await buildCredit(
           t.orm,
           person,
-          { manga: await buildManga(t.orm, { slug, score, scored_by, reference: reference(n) }) },
+          { manga: await buildManga(t.orm, { slug, score, scored_by, reference: orderedReference(n) }) },
           [role],
         );
 
