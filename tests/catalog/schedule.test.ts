@@ -75,6 +75,18 @@ async function airing(slug: string, hours = 1, overrides: Partial<Anime> = {}) {
 
 const slugsOf = (body: PageBody) => body.list.map((item) => item.anime.slug);
 
+/** Two answers of one schedule: equal, except time_left, which counts down between the calls. */
+function expectSameSchedule(first: PageBody, second: PageBody): void {
+  const strip = (page: PageBody) => ({
+    ...page,
+    list: page.list.map(({ time_left: _, ...rest }) => rest),
+  });
+  expect(strip(first)).toEqual(strip(second));
+  first.list.forEach((item, i) =>
+    expect(Math.abs(item.time_left - second.list[i].time_left)).toBeLessThanOrEqual(2),
+  );
+}
+
 const validation = (name?: string) => ({
   message: name === undefined ? 'Invalid field in request body' : `Invalid field ${name} in request body`,
   code: 'system:validation_error',
@@ -317,7 +329,8 @@ describe('POST /schedule/anime (#2)', () => {
         const asString = await postSchedule({ airing_season: ['fall', '2024'] });
         const asNumber = await postSchedule({ airing_season: ['fall', 2024] });
         expect(asString.status).toBe(200);
-        expect(asString.body).toEqual(asNumber.body);
+        expect(slugsOf(asString.body).length).toBeGreaterThan(0);
+        expectSameSchedule(asString.body, asNumber.body);
       });
 
       it('imposes nothing when null or []', async () => {
@@ -610,16 +623,7 @@ describe('POST /schedule/anime (#2)', () => {
       expect(viaRest.status).toBe(200);
       expect(viaGraphQL.status).toBe(200);
       expect(viaGraphQL.body.errors).toBeUndefined();
-      // time_left depends on the instant of each call: compare it separately.
-      const strip = (page: PageBody) => ({
-        ...page,
-        list: page.list.map(({ time_left: _, ...rest }) => rest),
-      });
-      expect(strip(viaRest.body)).toEqual(strip(viaGraphQL.body.data.animeSchedule));
-      const left = (page: PageBody) => page.list.map((item) => item.time_left);
-      left(viaRest.body).forEach((value, i) =>
-        expect(Math.abs(value - left(viaGraphQL.body.data.animeSchedule)[i])).toBeLessThanOrEqual(2),
-      );
+      expectSameSchedule(viaRest.body, viaGraphQL.body.data.animeSchedule);
       return viaRest.body as PageBody;
     }
 
