@@ -1,10 +1,12 @@
 import { Reference } from '@mikro-orm/core';
+import type { GraphQLResolveInfo } from 'graphql';
 import {
   Arg,
   Args,
   Authorized,
   Ctx,
   FieldResolver,
+  Info,
   Mutation,
   ObjectType,
   Query,
@@ -45,16 +47,21 @@ export class ClientResolver {
   async createClient(
     @Arg('input', () => CreateClientInput) input: CreateClientInput,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Client> {
-    return createClient(ctx.em, await authenticate(ctx), input);
+    return createClient(ctx.em, await authenticate(ctx, info), input);
   }
 
   @Authorized()
   @Query(() => ClientPage, {
     description: "GET /client: the caller's clients, oldest first (scope read:client:list).",
   })
-  async clients(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: RequestContext): Promise<ClientPage> {
-    return listOwnClients(ctx.em, await authenticate(ctx), page);
+  async clients(
+    @Args(() => PageArgs) page: PageArgs,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ClientPage> {
+    return listOwnClients(ctx.em, await authenticate(ctx, info), page);
   }
 
   @Query(() => Client, {
@@ -75,8 +82,9 @@ export class ClientResolver {
   async clientFull(
     @Arg('client_reference', () => String) reference: string,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Client> {
-    const viewer = await authenticate(ctx);
+    const viewer = await authenticate(ctx, info);
     return getOwnClient(ctx.em, viewer, pathReference(reference, 'client_reference'));
   }
 
@@ -88,8 +96,9 @@ export class ClientResolver {
     @Args(() => PageArgs) page: PageArgs,
     @Arg('input', () => ClientSearchInput) input: ClientSearchInput,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ClientPage> {
-    return listAllClients(ctx.em, await authenticate(ctx), input, page);
+    return listAllClients(ctx.em, await authenticate(ctx, info), input, page);
   }
 
   @Authorized()
@@ -100,8 +109,9 @@ export class ClientResolver {
     @Arg('client_reference', () => String) reference: string,
     @Arg('input', () => UpdateClientInput) input: UpdateClientInput,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Client> {
-    const viewer = await authenticate(ctx);
+    const viewer = await authenticate(ctx, info);
     return updateClient(ctx.em, viewer, pathReference(reference, 'client_reference'), input);
   }
 
@@ -114,8 +124,9 @@ export class ClientResolver {
   async deleteClient(
     @Arg('client_reference', () => String) reference: string,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Client> {
-    const viewer = await authenticate(ctx);
+    const viewer = await authenticate(ctx, info);
     return deleteClient(ctx.em, viewer, pathReference(reference, 'client_reference'));
   }
 
@@ -127,8 +138,9 @@ export class ClientResolver {
   async verifyClient(
     @Arg('client_reference', () => String) reference: string,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Client> {
-    const viewer = await authenticate(ctx);
+    const viewer = await authenticate(ctx, info);
     return verifyClient(ctx.em, viewer, pathReference(reference, 'client_reference'));
   }
 
@@ -141,7 +153,7 @@ export class ClientResolver {
     nullable: true,
     description: "The 128-character secret for the client's owner; null for anyone else (semantics §1.6).",
   })
-  secret(@Root() client: Client, @Ctx() ctx: RequestContext): string | null {
-    return secretFor(ctx, client);
+  secret(@Root() client: Client, @Info() info: GraphQLResolveInfo): string | null {
+    return secretFor(info, client);
   }
 }

@@ -1,5 +1,17 @@
 import { Reference } from '@mikro-orm/core';
-import { Arg, Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import {
+  Arg,
+  Args,
+  Authorized,
+  Ctx,
+  FieldResolver,
+  Info,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+} from 'type-graphql';
 import { TokenResponse } from '../accounts/accounts.types';
 import type { AuthToken } from '../accounts/auth-token.entity';
 import { PageArgs } from '../common/pagination/pagination';
@@ -25,8 +37,9 @@ export class TokenFlowResolver {
     @Arg('client_reference', () => String) reference: string,
     @Arg('input', () => TokenRequestInput) input: TokenRequestInput,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<TokenRequest> {
-    const viewer = await authenticate(ctx);
+    const viewer = await authenticate(ctx, info);
     return createTokenRequest(ctx.em, viewer, pathReference(reference, 'client_reference'), input);
   }
 
@@ -42,9 +55,9 @@ export class TokenFlowResolver {
 
   @Authorized()
   @Query(() => TokenInfo, { description: 'GET /auth/token/info: the presented token.' })
-  async tokenInfo(@Ctx() ctx: RequestContext): Promise<AuthToken> {
+  async tokenInfo(@Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo): Promise<AuthToken> {
     // The presented token itself, as the authentication loaded it (with its client).
-    return (await authenticate(ctx)).token;
+    return (await authenticate(ctx, info)).token;
   }
 
   @Authorized()
@@ -54,8 +67,9 @@ export class TokenFlowResolver {
   async thirdPartyTokens(
     @Args(() => PageArgs) page: PageArgs,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<TokenInfoPage> {
-    return listThirdPartyTokens(ctx.em, await authenticate(ctx), page);
+    return listThirdPartyTokens(ctx.em, await authenticate(ctx, info), page);
   }
 
   @FieldResolver(() => String, { description: '`<client endpoint>?reference=<request reference>`.' })

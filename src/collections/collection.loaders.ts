@@ -11,7 +11,9 @@ import type { RequestContext } from '../context';
 import { Person } from '../people/person.entity';
 import { CollectionItem } from './collection.entity';
 import { liveContentSql } from './collection.service';
-import { PREVIEW_SIZE } from './collection.view';
+
+/** At most this many items in a #15 preview (semantics §2 #15). */
+export const PREVIEW_SIZE = 6;
 
 /** What a collection item shows as `content`. */
 export type CollectionContent = Anime | Manga | Novel | Character | Person;
@@ -44,6 +46,14 @@ export function collectionItems(ctx: RequestContext, preview: boolean) {
     },
     (item) => item.collection.reference,
   );
+}
+
+/**
+ * Forgets the items loaded for `collection`: a write that changed them answers with
+ * the new ones, even after an earlier root field of its mutation document loaded them.
+ */
+export function forgetCollectionItems(ctx: RequestContext, collection: string): void {
+  for (const preview of [false, true]) collectionItems(ctx, preview).clear(collection);
 }
 
 /** Catalog items, persons and characters by reference, one query per kind and request. */

@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import {
   Arg,
   Args,
@@ -5,6 +6,7 @@ import {
   createUnionType,
   Ctx,
   FieldResolver,
+  Info,
   Int,
   Mutation,
   ObjectType,
@@ -19,6 +21,7 @@ import { Novel } from '../catalog/novel.entity';
 import { Character } from '../characters/character.entity';
 import { DeleteResult } from '../common/delete-result';
 import { PageArgs, PagedType } from '../common/pagination/pagination';
+import { RootFieldState } from '../common/root-field-state';
 import type { RequestContext } from '../context';
 import { Person } from '../people/person.entity';
 import { viewerVoteScores } from '../votes/vote.loaders';
@@ -28,6 +31,7 @@ import {
   collectionContent,
   collectionItems,
   type CollectionContent,
+  forgetCollectionItems,
   usersByReference,
 } from './collection.loaders';
 import {
@@ -37,7 +41,6 @@ import {
   searchCollections,
   updateCollection,
 } from './collection.service';
-import { isPreview } from './collection.view';
 import { pathReference } from '../common/validation/uuid';
 
 /** What a collection item is about: an anime, a manga, a novel, a character or a person. */
@@ -58,6 +61,12 @@ export const CollectionContentUnion = createUnionType({
 
 @ObjectType()
 export class CollectionPage extends PagedType(Collection) {}
+
+/**
+ * Whether a root field serves its collections as previews, the first 6 items (#15),
+ * rather than with every item (#14 and the writes).
+ */
+const servesPreviews = new RootFieldState<boolean>(false);
 
 /**
  * Collections (semantics §3.7, contract #14 and #15). `@Authorized()` authenticates
@@ -83,7 +92,9 @@ export class CollectionResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Collection> {
     const viewer = await ctx.auth.required();
-    return updateCollection(ctx.em, viewer, pathReference(reference, 'reference'), input);
+    const collection = await updateCollection(ctx.em, viewer, pathReference(reference, 'reference'), input);
+    forgetCollectionItems(ctx, collection.reference);
+    return collection;
   }
 
   @Authorized()
@@ -115,7 +126,9 @@ export class CollectionResolver {
     @Arg('input', () => CollectionSearchInput, { nullable: true })
     input: CollectionSearchInput | null | undefined,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<CollectionPage> {
+    servesPreviews.set(info, true);
     return searchCollections(ctx, input ?? {}, page);
   }
 }
@@ -136,8 +149,12 @@ export class CollectionFieldsResolver {
   @FieldResolver(() => [CollectionItem], {
     description: 'Items whose content is not deleted, by order: all (#14) or a preview of 6 (#15).',
   })
-  collection(@Root() collection: Collection, @Ctx() ctx: RequestContext): Promise<CollectionItem[]> {
-    return collectionItems(ctx, isPreview(collection)).load(collection.reference);
+  collection(
+    @Root() collection: Collection,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<CollectionItem[]> {
+    return collectionItems(ctx, servesPreviews.get(info)).load(collection.reference);
   }
 }
 

@@ -14,7 +14,6 @@ import { parseSort } from '../common/sorting';
 import type { RequestContext } from '../context';
 import { Collection, CollectionItem } from './collection.entity';
 import type { CollectionInput, CollectionSearchInput, CollectionSortField } from './collection.inputs';
-import { markPreview } from './collection.view';
 
 /** Entries per collection (semantics §3.7). */
 const MAX_ENTRIES = 500;
@@ -409,6 +408,6 @@ export async function searchCollections(
     `select c.* from collection c where ${where} order by ${order} limit ? offset ?`,
     [...params, limit, offset],
   );
-  const list = rows.map((row) => markPreview(em.map(Collection, row)));
+  const list = rows.map((row) => em.map(Collection, row));
   return toPage(list, Number(total), args);
 }

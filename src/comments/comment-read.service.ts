@@ -7,10 +7,6 @@ import { Comment } from './comment.entity';
 import type { CommentListType } from './comment.types';
 import { findVisibleComment } from './comment.service';
 
-/** Replies attached in memory to the comments a read returns (`replies` is `[]` otherwise). */
-const repliesOf = new WeakMap<Comment, Comment[]>();
-export const repliesFor = (comment: Comment): Comment[] => repliesOf.get(comment) ?? [];
-
 /** Listable: not deleted, and not hidden unless it has visible descendants (shared rules). */
 const listable = (comment: Comment): boolean =>
   !comment.deleted && (!comment.hidden || comment.total_replies > 0);
@@ -20,11 +16,20 @@ const byCreatedAsc = (a: Comment, b: Comment): number =>
   (a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : 0);
 
 /**
- * Nests the listable `descendants` under `roots` (ordered created asc, reference asc
- * at every level); a reply whose parent is not in the tree is left out. Returns every
- * node of the trees, roots included.
+ * Reply trees as one read serves them: every node, roots included, and the replies of
+ * each node by its reference. The trees belong to the read, not to the comments: the
+ * same comment may be served flat (`replies: []`) by another read of the request.
  */
-function buildTrees(roots: Comment[], descendants: Comment[]): Comment[] {
+export interface CommentTrees {
+  nodes: Comment[];
+  replies: ReadonlyMap<string, Comment[]>;
+}
+
+/**
+ * Nests the listable `descendants` under `roots` (ordered created asc, reference asc
+ * at every level); a reply whose parent is not in the tree is left out.
+ */
+function buildTrees(roots: Comment[], descendants: Comment[]): CommentTrees {
   const children = new Map<string, Comment[]>();
   for (const comment of descendants.filter(listable).sort(byCreatedAsc)) {
     const parent = comment.parent?.reference;
@@ -32,14 +37,15 @@ function buildTrees(roots: Comment[], descendants: Comment[]): Comment[] {
     children.set(parent, [...(children.get(parent) ?? []), comment]);
   }
   const nodes: Comment[] = [];
+  const replies = new Map<string, Comment[]>();
   const attach = (node: Comment) => {
     nodes.push(node);
-    const replies = children.get(node.reference) ?? [];
-    repliesOf.set(node, replies);
-    replies.forEach(attach);
+    const below = children.get(node.reference) ?? [];
+    replies.set(node.reference, below);
+    below.forEach(attach);
   };
   roots.forEach(attach);
-  return nodes;
+  return { nodes, replies };
 }
 
 /** Every non-deleted descendant of the given threads deeper than `minDepth`, authors joined: one query. */
@@ -70,7 +76,7 @@ export async function contentComments(
   filter: ContentCommentsFilter,
   page: PageArgs,
   checkScope: () => Promise<unknown>,
-): Promise<{ page: Page<Comment>; nodes: Comment[] }> {
+): Promise<{ page: Page<Comment>; trees: CommentTrees }> {
   const content = await findCommentContent(em, type, slug, viewer);
   if (!content) throw new AppError('comment:content_not_found');
   await checkScope();
@@ -105,7 +111,7 @@ export async function contentComments(
     roots.map((root) => root.reference),
     1,
   );
-  return { page: toPage(roots, total, page), nodes: buildTrees(roots, descendants) };
+  return { page: toPage(roots, total, page), trees: buildTrees(roots, descendants) };
 }
 
 /** Top-level comments that are not hidden, deleted or private, on live content, newest first (#10, #20). */
@@ -156,7 +162,7 @@ export async function commentThread(
   reference: string,
   viewer: string | null,
   checkScope: () => Promise<unknown>,
-): Promise<{ comment: Comment; nodes: Comment[] }> {
+): Promise<{ comment: Comment; trees: CommentTrees }> {
   const comment = await findVisibleComment(em, reference, viewer);
   const [live] = await em.execute<{ live: boolean }[]>(
     `select ${CONTENT_LIVE_SQL} as live from comment c where c.reference = ?`,
@@ -168,5 +174,5 @@ export async function commentThread(
 
   const root = comment.thread_root?.reference ?? comment.reference;
   const thread = await loadDescendants(em, [root], comment.depth);
-  return { comment, nodes: buildTrees([comment], thread) };
+  return { comment, trees: buildTrees([comment], thread) };
 }

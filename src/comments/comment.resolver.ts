@@ -1,10 +1,12 @@
 import DataLoader from 'dataloader';
+import type { GraphQLResolveInfo } from 'graphql';
 import {
   Arg,
   Args,
   Authorized,
   Ctx,
   FieldResolver,
+  Info,
   Int,
   Mutation,
   Query,
@@ -14,17 +16,12 @@ import {
 import { DeleteResult } from '../common/delete-result';
 import type { CommentContentType, ReviewRecommendation } from '../common/enums';
 import { PageArgs } from '../common/pagination/pagination';
+import { RootFieldState } from '../common/root-field-state';
 import type { RequestContext } from '../context';
 import { viewerVoteScores } from '../votes/vote.loaders';
 import { pathReference } from '../common/validation/uuid';
 import { Comment, CommentContentTypeScalar } from './comment.entity';
-import {
-  commentThread,
-  contentComments,
-  latestComments,
-  listComments,
-  repliesFor,
-} from './comment-read.service';
+import { commentThread, contentComments, latestComments, listComments } from './comment-read.service';
 import { editComment, hideComment, MAX_VERSIONS, writeComment } from './comment.service';
 import {
   CommentListTypeScalar,
@@ -39,8 +36,15 @@ import {
 
 const READ_SCOPE = ['read:comment:score'];
 
-/** Comments served without a viewer (#20: authentication none, `my_score` 0). */
-const anonymous = new WeakSet<Comment>();
+/**
+ * How a root field serves its comments: the reply trees it loaded (`replies` is []
+ * for any comment outside them), and whether it serves them without a viewer (#20:
+ * authentication none, `my_score` 0).
+ */
+const serving = new RootFieldState<{ replies: ReadonlyMap<string, Comment[]>; anonymous: boolean }>({
+  replies: new Map(),
+  anonymous: false,
+});
 
 /** Earlier versions per comment, batched per request (`is_editable`). */
 function versionCounts(ctx: RequestContext): DataLoader<string, number> {
@@ -95,7 +99,10 @@ export class CommentResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Comment> {
     const viewer = await ctx.auth.required();
-    return editComment(ctx.em, viewer, pathReference(reference, 'comment_reference'), input);
+    const comment = await editComment(ctx.em, viewer, pathReference(reference, 'comment_reference'), input);
+    // An earlier edit in the same mutation document may have counted the versions already.
+    versionCounts(ctx).clear(comment.reference);
+    return comment;
   }
 
   @Authorized()
@@ -125,6 +132,7 @@ export class CommentResolver {
     @Arg('recommended', () => ReviewRecommendationScalar, { nullable: true })
     recommended: ReviewRecommendation | null,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<CommentPage> {
     const viewer = await ctx.auth.optional();
     const result = await contentComments(
@@ -136,7 +144,8 @@ export class CommentResolver {
       page,
       () => ctx.auth.optional(READ_SCOPE),
     );
-    await prime(ctx, result.nodes);
+    serving.set(info, { replies: result.trees.replies, anonymous: false });
+    await prime(ctx, result.trees.nodes);
     return result.page;
   }
 
@@ -159,6 +168,7 @@ export class CommentResolver {
   async commentThread(
     @Arg('comment_reference', () => String) reference: string,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<Comment> {
     const viewer = await ctx.auth.optional();
     const result = await commentThread(
@@ -167,7 +177,8 @@ export class CommentResolver {
       viewer?.user.reference ?? null,
       () => ctx.auth.optional(READ_SCOPE),
     );
-    await prime(ctx, result.nodes);
+    serving.set(info, { replies: result.trees.replies, anonymous: false });
+    await prime(ctx, result.trees.nodes);
     return result.comment;
   }
 
@@ -175,9 +186,9 @@ export class CommentResolver {
     description:
       'Contract #20 GET /comments/latest: the 3 latest public top-level comments (no authentication).',
   })
-  async latestComments(@Ctx() ctx: RequestContext): Promise<Comment[]> {
+  async latestComments(@Ctx() ctx: RequestContext, @Info() info: GraphQLResolveInfo): Promise<Comment[]> {
     const list = await latestComments(ctx.em);
-    list.forEach((comment) => anonymous.add(comment));
+    serving.set(info, { replies: new Map(), anonymous: true });
     await prime(ctx, list, false);
     return list;
   }
@@ -188,8 +199,8 @@ export class CommentResolver {
   }
 
   @FieldResolver(() => [Comment], { description: 'Nested replies where the endpoint says so, else [].' })
-  replies(@Root() comment: Comment): Comment[] {
-    return repliesFor(comment);
+  replies(@Root() comment: Comment, @Info() info: GraphQLResolveInfo): Comment[] {
+    return serving.get(info).replies.get(comment.reference) ?? [];
   }
 
   @FieldResolver(() => String, { description: 'The text; "" for a hidden comment.' })
@@ -204,8 +215,12 @@ export class CommentResolver {
   }
 
   @FieldResolver(() => Int, { description: "The caller's vote on the comment (0 when anonymous)." })
-  async my_score(@Root() comment: Comment, @Ctx() ctx: RequestContext): Promise<number> {
-    if (anonymous.has(comment)) return 0;
+  async my_score(
+    @Root() comment: Comment,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<number> {
+    if (serving.get(info).anonymous) return 0;
     return viewerVoteScores(ctx, 'comment').load(comment.reference);
   }
 
