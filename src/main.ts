@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createOrm, EMBEDDED_DATA_DIR, migrate, openDatabase } from './db/database';
+import { EmbeddedPostgresError } from './db/embedded';
 import { seedDemoDataIfEmpty } from './import/demo-data';
 import { createLogger } from './logger';
 import { startNewEpisodeJob } from './notifications/new-episode-job';
@@ -63,6 +64,10 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     console.error(`Configuration error: ${error.message}`);
     process.exit(2);
+  }
+  if (error instanceof EmbeddedPostgresError) {
+    console.error(`Embedded PostgreSQL: ${error.message}`);
+    process.exit(1);
   }
   console.error(error);
   process.exit(1);

@@ -13,7 +13,11 @@ export interface Database {
 }
 
 const EMBEDDED_DATABASE = 'catalog';
-/** Where the embedded PostgreSQL keeps its data unless told otherwise. */
+/**
+ * Where the embedded PostgreSQL keeps its data unless told otherwise. Run as root from a
+ * folder the `postgres` OS user cannot enter, this becomes a link to the data's place
+ * under /var/lib/catalog-service (see `dataDirFor` in ./embedded).
+ */
 export const EMBEDDED_DATA_DIR = '.data/postgres';
 
 /** Creates `name` on the server at `serverUrl` unless it exists. */

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity';
 import type { Viewer } from '../common/auth/session';
 import type { ListEntry } from './list-entry.entity';
@@ -53,7 +53,14 @@ export function entryState(entry: ListEntry, fields: readonly string[]): string 
  * Sets the caller's list change time (§6.4 User `updated`). As the transaction's
  * first write it also locks the user's row, so that concurrent writes to one user's
  * lists run one after another (no duplicate entries, no lost score deltas).
+ * The time only moves forward: `at` is read before the lock is granted, so a write
+ * that waited for the lock may carry an older time than the one committed before it,
+ * and the user's time must never fall behind their newest entry.
  */
 export async function touchLists(em: EntityManager, viewer: Viewer, at: Date): Promise<void> {
-  await em.nativeUpdate(User, { reference: viewer.user.reference }, { lists_updated: at });
+  await em.nativeUpdate(
+    User,
+    { reference: viewer.user.reference },
+    { lists_updated: raw('greatest(lists_updated, ?)', [at]) },
+  );
 }

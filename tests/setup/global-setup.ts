@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -18,7 +18,10 @@ declare global {
  */
 export default async function globalSetup(): Promise<void> {
   if (!process.env.DATABASE_URL) {
-    const dataDir = join(mkdtempSync(join(tmpdir(), 'catalog-test-')), 'db');
+    const folder = mkdtempSync(join(tmpdir(), 'catalog-test-'));
+    // Enterable by other users: as root, the server runs as the `postgres` OS user and keeps its data here.
+    chmodSync(folder, 0o755);
+    const dataDir = join(folder, 'db');
     globalThis.embeddedTestDatabase = await startEmbeddedPostgres({ dataDir, persistent: false });
     process.env.DATABASE_URL = globalThis.embeddedTestDatabase.serverUrl;
     process.env.TEST_EMBEDDED_DATABASE = '1';
