@@ -41,7 +41,7 @@ export function collectionItems(ctx: RequestContext, preview: boolean) {
         ? `select * from (select i.*, row_number() over (partition by i.collection_reference order by i."order") as position
              from collection_item i where ${live}) ranked where position <= ${PREVIEW_SIZE} order by "order"`
         : `select i.* from collection_item i where ${live} order by i."order"`;
-      const rows = await ctx.em.getConnection().execute<Record<string, unknown>[]>(sql, [[...collections]]);
+      const rows = await ctx.em.execute<Record<string, unknown>[]>(sql, [[...collections]]);
       return rows.map(({ position: _position, ...row }) => ctx.em.map(CollectionItem, row));
     },
     (item) => item.collection.reference,

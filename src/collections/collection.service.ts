@@ -55,12 +55,10 @@ async function contentBySlug(
 ): Promise<Map<string, string>> {
   if (slugs.length === 0) return new Map();
   const { table, soft } = CONTENT_TABLES[type];
-  const rows = await em
-    .getConnection()
-    .execute<{ slug: string; reference: string }[]>(
-      `select slug, reference from "${table}" where slug in (?)${soft ? ' and not deleted' : ''}`,
-      [[...new Set(slugs)]],
-    );
+  const rows = await em.execute<{ slug: string; reference: string }[]>(
+    `select slug, reference from "${table}" where slug in (?)${soft ? ' and not deleted' : ''}`,
+    [[...new Set(slugs)]],
+  );
   return new Map(rows.map((row) => [row.slug, row.reference]));
 }
 
@@ -126,12 +124,10 @@ async function lockUser(em: EntityManager, reference: string): Promise<void> {
 
 /** Sets `private` on the collection's comments (a visibility change or a deletion). */
 async function setCommentsPrivate(em: EntityManager, collection: string, value: boolean): Promise<void> {
-  await em
-    .getConnection()
-    .execute(
-      `update "comment" set "private" = ? where content_type = 'collection' and content_reference = ?`,
-      [value, collection],
-    );
+  await em.execute(
+    `update "comment" set "private" = ? where content_type = 'collection' and content_reference = ?`,
+    [value, collection],
+  );
 }
 
 /**
@@ -220,15 +216,15 @@ async function storedEntries(em: EntityManager, collection: Collection): Promise
         `when '${type}' then (select t.slug from "${table}" t where t.reference = i.content_reference)`,
     )
     .join(' ');
-  const rows = await em
-    .getConnection()
-    .execute<{ slug: string; order: number; comment: string | null; label: string | null }[]>(
-      `select case i.content_type ${slugCases} end as slug, i."order", i.comment, i.label
+  const rows = await em.execute<
+    { slug: string; order: number; comment: string | null; label: string | null }[]
+  >(
+    `select case i.content_type ${slugCases} end as slug, i."order", i.comment, i.label
        from collection_item i
       where i.collection_reference = ? and ${liveContentSql('i')}
       order by i."order"`,
-      [collection.reference],
-    );
+    [collection.reference],
+  );
   return JSON.stringify(rows.map((row) => [row.slug, row.order, row.comment, row.label]));
 }
 
@@ -398,13 +394,12 @@ export async function searchCollections(
     'c.reference desc',
   ].join(', ');
 
-  const connection = em.getConnection();
-  const [{ total }] = await connection.execute<{ total: string }[]>(
+  const [{ total }] = await em.execute<{ total: string }[]>(
     `select count(*) as total from collection c where ${where}`,
     params,
   );
   const { offset, limit } = pageWindow(args);
-  const rows = await connection.execute<Record<string, unknown>[]>(
+  const rows = await em.execute<Record<string, unknown>[]>(
     `select c.* from collection c where ${where} order by ${order} limit ? offset ?`,
     [...params, limit, offset],
   );
