@@ -13,6 +13,7 @@ import { asAppError, formatGraphQLError } from './common/errors/render';
 import { requestScope } from './common/request-scope';
 import type { Config } from './config';
 import { RequestContext } from './context';
+import { databasePlugin } from './graphql/database-plugin';
 import { graphqlLimitOptions } from './graphql/limits';
 import { playgroundRouter } from './graphql/playground';
 import { contextOf, parseJsonBody, sendError, sendRequestError } from './http';
@@ -80,7 +81,7 @@ export async function buildApp({
     parseOptions: limits.parseOptions,
     validationRules: limits.validationRules,
     csrfPrevention: true,
-    plugins: [ApolloServerPluginLandingPageDisabled(), limits.plugin],
+    plugins: [ApolloServerPluginLandingPageDisabled(), limits.plugin, databasePlugin()],
   });
   await apollo.start();
 

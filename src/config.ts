@@ -26,6 +26,10 @@ export interface Config {
   /** `max-age` of anonymous catalog GET responses, in seconds. */
   readonly cacheMaxAgeSeconds: number;
   readonly requestTimeoutMs: number;
+  /** How long opening a database connection may take; below `requestTimeoutMs`. */
+  readonly databaseConnectTimeoutMs: number;
+  /** How long a request may wait for a pooled database connection; below `requestTimeoutMs`. */
+  readonly databaseAcquireTimeoutMs: number;
   readonly graphqlMaxDepth: number;
   /** Query cost limit (formula in src/graphql/limits.ts). */
   readonly graphqlMaxCost: number;
@@ -209,6 +213,36 @@ function defaultMailFrom(publicUrl: string): string {
   return `no-reply@${/^[\d.]+$|:|^\[/.test(host) ? 'localhost' : host}`;
 }
 
+/** A database timeout in milliseconds, which must end before the request's own timeout. */
+function databaseTimeout(env: Env, name: string, fallback: number, requestTimeoutMs: number): number {
+  const value = integer(env, name, fallback, 1, 3600000);
+  if (value >= requestTimeoutMs) {
+    throw new ConfigError(`${name} must be below REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got "${value}"`);
+  }
+  return value;
+}
+
+/**
+ * The pool's acquire and connect timeouts: shorter than REQUEST_TIMEOUT_MS, so that a
+ * request during a database outage answers 503 `system:unavailable` instead of waiting
+ * for the 408. Defaults 10 s and 5 s, or half the request timeout when that is shorter.
+ */
+function databaseTimeouts(env: Env, requestTimeoutMs: number) {
+  const databaseAcquireTimeoutMs = databaseTimeout(
+    env,
+    'DATABASE_ACQUIRE_TIMEOUT_MS',
+    Math.min(10_000, Math.floor(requestTimeoutMs / 2)),
+    requestTimeoutMs,
+  );
+  const databaseConnectTimeoutMs = databaseTimeout(
+    env,
+    'DATABASE_CONNECT_TIMEOUT_MS',
+    Math.min(5_000, databaseAcquireTimeoutMs),
+    requestTimeoutMs,
+  );
+  return { databaseConnectTimeoutMs, databaseAcquireTimeoutMs };
+}
+
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -227,6 +261,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('SEARCH_SIMILARITY_THRESHOLD must be a number in (0, 1]');
   }
   const publicUrl = url(env, 'PUBLIC_URL', `http://${host}:${port}`);
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 60000, 100, 3600000);
   return Object.freeze({
     port,
     host,
@@ -247,7 +282,8 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     corsOrigins: Object.freeze(corsOrigins(env)),
     cacheMaxAgeSeconds: integer(env, 'CACHE_MAX_AGE_SECONDS', 60, 0, 31536000),
-    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 60000, 100, 3600000),
+    requestTimeoutMs,
+    ...databaseTimeouts(env, requestTimeoutMs),
     graphqlMaxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
     graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 1, 100000000),
     graphqlMaxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 30, 0, 10000),

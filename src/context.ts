@@ -6,11 +6,73 @@ import { AuthSession } from './common/auth/session';
 import type { Language } from './common/errors/app-error';
 
 /**
+ * The one database transaction a GraphQL mutation runs in, on the request's entity
+ * manager (src/graphql/database-plugin.ts begins and settles it). Services' own
+ * `em.transactional(...)` calls become savepoints inside it, so nothing commits until
+ * the whole response has been resolved: a write is never answered as failed after it
+ * committed. Effects that must follow the commit (emails) wait for it, and are
+ * dropped on rollback.
+ */
+export class RequestTransaction {
+  /** Effects to run after the commit; undefined while no transaction is open. */
+  private effects: (() => void)[] | undefined;
+
+  constructor(private readonly em: EntityManager) {}
+
+  get open(): boolean {
+    return this.effects !== undefined;
+  }
+
+  async begin(): Promise<void> {
+    await this.em.begin();
+    this.effects = [];
+  }
+
+  /** Flushes and commits, then runs the deferred effects; rolls back when that fails. */
+  async commit(): Promise<void> {
+    const effects = this.effects ?? [];
+    this.effects = undefined;
+    try {
+      await this.em.commit();
+    } catch (error) {
+      await this.abandon();
+      throw error;
+    }
+    for (const effect of effects) effect();
+  }
+
+  async rollback(): Promise<void> {
+    this.effects = undefined;
+    await this.abandon();
+  }
+
+  /** Runs `effect` once the transaction has committed, or now when none is open. */
+  afterCommit(effect: () => void): void {
+    if (this.effects) this.effects.push(effect);
+    else effect();
+  }
+
+  /**
+   * Rolls back what is still open. A lost connection cannot roll back, and need not:
+   * the server discards the transaction with the session.
+   */
+  private async abandon(): Promise<void> {
+    if (!this.em.isInTransaction()) return;
+    try {
+      await this.em.rollback();
+    } catch {
+      this.em.resetTransactionContext();
+    }
+  }
+}
+
+/**
  * Per-request context shared by GraphQL resolvers and the REST facade: one forked
  * entity manager, the lazily resolved caller and request-scoped DataLoaders.
  */
 export class RequestContext {
   readonly auth: AuthSession;
+  readonly transaction: RequestTransaction;
   private readonly loaders = new Map<string, DataLoader<unknown, unknown>>();
 
   constructor(
@@ -25,6 +87,12 @@ export class RequestContext {
     readonly captcha: string | undefined,
   ) {
     this.auth = new AuthSession(em, rawToken);
+    this.transaction = new RequestTransaction(em);
+  }
+
+  /** Runs `effect` after the request's transaction commits (at once outside a mutation). */
+  afterCommit(effect: () => void): void {
+    this.transaction.afterCommit(effect);
   }
 
   /** The request's DataLoader under `key`, created on first use. */

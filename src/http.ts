@@ -2,6 +2,7 @@ import express, { type Request, type Response } from 'express';
 import type { AppError, Language } from './common/errors/app-error';
 import { errorBody } from './common/errors/render';
 import type { RequestContext } from './context';
+import { RETRY_AFTER_SECONDS } from './db/unavailable';
 
 /** The JSON body parser of `/graphql` and the REST routes: bodies up to 1 MiB, any JSON value. */
 export const parseJsonBody = express.json({ limit: '1mb', strict: false });
@@ -13,7 +14,16 @@ export function contextOf(res: Response): RequestContext {
 
 /** Renders an AppError as the REST error body with its status. */
 export function sendError(res: Response, error: AppError, language: Language): void {
-  res.status(error.status).json(errorBody(error, language));
+  sendErrorBody(res, error.status, errorBody(error, language));
+}
+
+/**
+ * Sends an error body with its status. A 503 (the database cannot be reached) says
+ * when to try again.
+ */
+export function sendErrorBody(res: Response, status: number, body: object): void {
+  if (status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  res.status(status).json(body);
 }
 
 /**
@@ -27,7 +37,7 @@ export function sendRequestError(req: Request, res: Response, error: AppError): 
     sendError(res, error, language);
     return;
   }
-  res.status(error.status).json({
+  sendErrorBody(res, error.status, {
     errors: [
       {
         message: error.message_in(language),

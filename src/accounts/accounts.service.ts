@@ -19,6 +19,8 @@ export interface AccountRequest {
   language: Language;
   /** The raw `captcha` request header. */
   captcha: string | undefined;
+  /** Runs an effect once the request's transaction has committed. */
+  afterCommit(effect: () => void): void;
 }
 
 /**
@@ -49,11 +51,14 @@ function newActivation(at: number) {
   };
 }
 
-/** Queues the activation email once the transaction that stored its token has committed. */
+/**
+ * Queues the activation email once the transaction that stored its token has committed:
+ * the request's, inside a mutation, of which the service's own is only a savepoint.
+ */
 function sendActivation(request: AccountRequest, user: User, token: string): void {
   const { mailer, publicUrl } = request.accounts;
   const mail = activationMail(user, activationLink(publicUrl, token), request.language);
-  mailer.queue(mail, { purpose: 'activation', user: user.reference });
+  request.afterCommit(() => mailer.queue(mail, { purpose: 'activation', user: user.reference }));
 }
 
 /**

@@ -31,7 +31,7 @@ function articleTags(ctx: RequestContext): DataLoader<string, Tag[]> {
     ctx,
     'articles:tags',
     async (articles) =>
-      ctx.em.getConnection().execute<{ article_reference: string; name: string; content_count: number }[]>(
+      ctx.em.execute<{ article_reference: string; name: string; content_count: number }[]>(
         `select at.article_reference, t.name, t.content_count from article_tag at
             join tag t on t.reference = at.tag_reference
            where at.article_reference in (${articles.map(() => '?').join(', ')})

@@ -100,7 +100,7 @@ async function findContent(
 /** Finds or creates the tags by name (new ones with `content_count` 0), in the given order. */
 async function ensureTags(em: EntityManager, names: readonly string[]): Promise<Tag[]> {
   if (names.length === 0) return [];
-  await em.getConnection().execute(
+  await em.execute(
     `insert into tag (reference, name, content_count) values ${names.map(() => '(?, ?, 0)').join(', ')}
       on conflict (name) do nothing`,
     names.flatMap((name) => [randomUUID(), name]),
@@ -113,12 +113,10 @@ async function ensureTags(em: EntityManager, names: readonly string[]): Promise<
 /** Adds `delta` to the `content_count` of the tags, atomically. */
 async function moveTagCounts(em: EntityManager, tags: readonly Tag[], delta: number): Promise<void> {
   if (tags.length === 0) return;
-  await em
-    .getConnection()
-    .execute(
-      `update tag set content_count = content_count + ? where reference in (${tags.map(() => '?').join(', ')})`,
-      [delta, ...tags.map((tag) => tag.reference)],
-    );
+  await em.execute(
+    `update tag set content_count = content_count + ? where reference in (${tags.map(() => '?').join(', ')})`,
+    [delta, ...tags.map((tag) => tag.reference)],
+  );
 }
 
 /** The article's tag links as stored, tags loaded, in position order. */
@@ -153,9 +151,7 @@ export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleI
     requireArticlePermissions(viewer, 'article:create', 'create:article');
     requireBodyPermissions(viewer, input);
     // Serializes one user's writes, so that the hourly count cannot be raced.
-    await tx
-      .getConnection()
-      .execute('select 1 from "user" where reference = ? for update', [viewer.user.reference]);
+    await tx.execute('select 1 from "user" where reference = ? for update', [viewer.user.reference]);
     await checkRateLimit(tx, viewer, 'article_create', CREATE_LIMIT);
     const attachments = await checkImages(tx, input.document, viewer.user.reference, null);
     const content = await findContent(tx, input);
@@ -221,9 +217,7 @@ export function updateArticle(
       requirePermissions(viewer.user, ['article:update_moderator']);
     }
     requireBodyPermissions(viewer, input);
-    await tx
-      .getConnection()
-      .execute('select 1 from article where reference = ? for update', [article.reference]);
+    await tx.execute('select 1 from article where reference = ? for update', [article.reference]);
     await tx.refresh(article);
     await checkRateLimit(tx, viewer, 'article_update', UPDATE_LIMIT);
     const draft = input.draft ?? true;
@@ -338,11 +332,10 @@ export function deleteArticle(em: EntityManager, viewer: Viewer, slug: string): 
       { article: article.reference },
       { article: null, marked_for_deletion: true },
     );
-    await tx
-      .getConnection()
-      .execute(`update comment set private = true where content_type = 'article' and content_reference = ?`, [
-        article.reference,
-      ]);
+    await tx.execute(
+      `update comment set private = true where content_type = 'article' and content_reference = ?`,
+      [article.reference],
+    );
     recordAction(tx, viewer.user, 'article_delete', article.reference);
   });
 }

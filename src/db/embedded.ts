@@ -409,7 +409,8 @@ async function startServer(
 
 /**
  * Starts a real PostgreSQL 15 from the npm registry's binaries, on a free loopback
- * port, with its data in `dataDir` (kept between runs unless `persistent` is false).
+ * port (or `port`: a test restarts a server where its clients expect it), with its data
+ * in `dataDir` (kept between runs unless `persistent` is false).
  * When we are root the server runs as the `postgres` OS user, with the binaries and the
  * data where that user can reach them (see {@link binariesFor} and {@link dataDirFor};
  * `stateDir` is where they go when the checkout is closed to it). Any failure to start
@@ -420,6 +421,7 @@ export async function startEmbeddedPostgres(options: {
   persistent?: boolean;
   log?: (line: string) => void;
   stateDir?: string;
+  port?: number;
 }): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => undefined);
   const stateDir = options.stateDir ?? ROOT_STATE_DIR;
@@ -432,7 +434,7 @@ export async function startEmbeddedPostgres(options: {
     : { dataDir: requested, cluster: null };
   if (!isInitialised(dataDir)) await initialise(binaries, user, dataDir, log);
 
-  const port = await freeLoopbackPort();
+  const port = options.port ?? (await freeLoopbackPort());
   const child = await startServer(binaries, user, dataDir, port, log);
   // Whatever ends this process, the server must not outlive it holding the data directory.
   const stopOnExit = () => child.kill('SIGINT');

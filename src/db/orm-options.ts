@@ -21,14 +21,19 @@ export interface OrmOptionsInput {
  * driver, entities, migrations and pool in both database modes.
  */
 export function ormOptions({ clientUrl, onQuery, poolMax = 10 }: OrmOptionsInput): Options<PostgreSqlDriver> {
+  const { databaseConnectTimeoutMs, databaseAcquireTimeoutMs } = config();
   return {
     driver: PostgreSqlDriver,
     clientUrl,
     entities,
     extensions: [Migrator],
+    // Both end before the request timeout: during an outage a request fails fast with
+    // 503 (src/db/unavailable.ts) instead of waiting for a connection until its 408.
+    driverOptions: { connection: { connectionTimeoutMillis: databaseConnectTimeoutMs } },
     pool: {
       min: 0,
       max: poolMax,
+      acquireTimeoutMillis: databaseAcquireTimeoutMs,
       // Typo-tolerant search (`<%`, semantics §1.9) compares against this per-session threshold.
       afterCreate: (
         connection: PoolConnection,

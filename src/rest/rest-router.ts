@@ -3,7 +3,7 @@ import { type Request, type RequestHandler, type Response, Router } from 'expres
 import { AppError } from '../common/errors/app-error';
 import { asAppError } from '../common/errors/render';
 import type { RequestContext } from '../context';
-import { contextOf, parseJsonBody, sendError } from '../http';
+import { contextOf, parseJsonBody, sendError, sendErrorBody } from '../http';
 import { validateRouteInput } from './input-validation';
 import { expressPath, type RestRoute, type RouteInput, routesByPath } from './route';
 
@@ -53,7 +53,7 @@ async function runRoute(
     const [first] = errors ?? [];
     if (first) {
       const http = first.extensions?.http as { status?: number } | undefined;
-      res.status(http?.status ?? 500).json({ message: first.message, code: first.extensions?.code });
+      sendErrorBody(res, http?.status ?? 500, { message: first.message, code: first.extensions?.code });
       return;
     }
     res.status(200).json(data?.[route.rootField] ?? null);

@@ -108,26 +108,25 @@ export function setVote(
     const target = await findTarget(tx, viewer, kind, slug);
     requirePermissions(viewer.user, ['vote:set']);
     requireScopes(viewer, ['set:vote']);
-    const connection = tx.getConnection();
     // Locks the item: concurrent votes on it run one after another, so the sum is exact.
-    const [locked] = await connection.execute<{ vote_score: number }[]>(
+    const [locked] = await tx.execute<{ vote_score: number }[]>(
       `select vote_score from "${target.table}" where reference = ? for update`,
       [target.reference],
     );
     const oldScore = locked.vote_score;
-    await connection.execute(
+    await tx.execute(
       `insert into vote (reference, user_reference, content_type, content_reference, score, created, updated)
        values (gen_random_uuid(), ?, ?, ?, ?, now(), now())
        on conflict (user_reference, content_type, content_reference)
        do update set score = excluded.score, updated = excluded.updated`,
       [viewer.user.reference, kind, target.reference, score],
     );
-    const [{ sum }] = await connection.execute<{ sum: string }[]>(
+    const [{ sum }] = await tx.execute<{ sum: string }[]>(
       `select coalesce(sum(score), 0) as sum from vote where content_type = ? and content_reference = ?`,
       [kind, target.reference],
     );
     const newScore = Number(sum);
-    await connection.execute(
+    await tx.execute(
       kind === 'collection'
         ? `update "collection" set vote_score = ?, system_ranking = ? where reference = ?`
         : `update "${target.table}" set vote_score = ? where reference = ?`,

@@ -22,6 +22,12 @@ export const ERROR_CATALOG = {
   'system:method_not_allowed': { status: 405, en: 'Method not allowed', uk: 'Метод не дозволено' },
   'system:payload_too_large': { status: 413, en: 'Request body is too large', uk: 'Тіло запиту завелике' },
   'system:internal_error': { status: 500, en: 'Internal server error', uk: 'Внутрішня помилка сервера' },
+  // The database cannot be reached (stopped, restarting, unreachable): answered with Retry-After.
+  'system:unavailable': {
+    status: 503,
+    en: 'Service temporarily unavailable, try again later',
+    uk: 'Сервіс тимчасово недоступний, спробуйте пізніше',
+  },
   timeout: { status: 408, en: 'Request timeout', uk: 'Час очікування запиту вичерпано' },
   'auth:missing_token': { status: 401, en: 'Auth token is missing', uk: 'Немає токену автентифікації' },
   'auth:invalid_token': { status: 401, en: 'Auth token is invalid', uk: 'Поганий токен автентифікації' },

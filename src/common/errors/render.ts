@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
+import { isDatabaseUnavailable, outageReport } from '../../db/unavailable';
 import { queryLimitErrorOf } from '../../graphql/limits';
 import { requestScope } from '../request-scope';
 import { AppError, type Language } from './app-error';
@@ -11,12 +13,18 @@ export interface ErrorBody {
 }
 
 /**
- * Any thrown value as an AppError. Unknown failures are logged with the request id
- * and masked as `system:internal_error`, so no internal detail reaches the client.
+ * Any thrown value as an AppError. An unreachable database is `system:unavailable`,
+ * counted in the outage summary instead of logged with a stack; other unknown failures
+ * are logged with the request id and masked as `system:internal_error`, so no
+ * internal detail reaches the client.
  */
 export function asAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const scope = requestScope.getStore();
+  if (isDatabaseUnavailable(error)) {
+    outageReport.record(scope?.log, error, scope?.requestId ?? randomUUID());
+    return new AppError('system:unavailable');
+  }
   scope?.log.error({ err: error, requestId: scope.requestId }, 'unexpected error');
   return new AppError('system:internal_error');
 }

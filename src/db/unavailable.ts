@@ -1,0 +1,107 @@
+import type { Logger } from 'pino';
+
+/** How long a client should wait before retrying a request that failed because the database is unreachable. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** At most one outage summary line per this many milliseconds. */
+const SUMMARY_INTERVAL_MS = 5_000;
+
+/** Socket and DNS failures of a connection attempt or of an open connection (Node's `error.code`). */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * SQLSTATEs of a server that is going away, starting up or refusing sessions:
+ * admin_shutdown, crash_shutdown, cannot_connect_now ("starting up", "shutting
+ * down"), too_many_connections. Class 08 (connection exceptions) is matched as a class.
+ */
+const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+/**
+ * Failures that pg and knex report without a code, as the end of the message
+ * (MikroORM and knex put the SQL in front: `select 1 - Connection terminated unexpectedly`):
+ * a connection lost or never made, pg's connect timeout, knex's pool acquire timeout.
+ */
+const CONNECTION_MESSAGE =
+  /(?:^| - )(?:Connection terminated(?: unexpectedly)?|timeout expired|Client has encountered a connection error and is not queryable|Client was closed and is not queryable|Knex: Timeout acquiring a connection\. The pool is probably full\. Are you missing a \.transacting\(trx\) call\?)$/;
+
+interface ErrorLike {
+  name?: unknown;
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+}
+
+function isErrorLike(value: unknown): value is ErrorLike {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
+ * Whether `error` means that the database cannot be reached right now (stopped,
+ * restarting, unreachable, or the pool could not hand out a connection in time),
+ * rather than that a statement failed. Follows `cause` chains and AggregateErrors,
+ * as Node reports a failed connection to several addresses.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!isErrorLike(error) || depth > 5) return false;
+  const { name, code, message, cause, errors } = error;
+  if (typeof code === 'string') {
+    if (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) return true;
+    // Any other SQLSTATE is the server's answer to a statement, whatever its message says.
+    if (/^[0-9A-Z]{5}$/.test(code)) return false;
+  }
+  if (name === 'KnexTimeoutError') return true;
+  if (typeof message === 'string' && CONNECTION_MESSAGE.test(message)) return true;
+  if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  return isDatabaseUnavailable(cause, depth + 1);
+}
+
+/** The driver's own words: MikroORM and knex put the failed SQL, with its values, in front of them. */
+function causeOf(error: unknown): string {
+  const message = isErrorLike(error) && typeof error.message === 'string' ? error.message : String(error);
+  const separator = message.lastIndexOf(' - ');
+  return separator === -1 ? message : message.slice(separator + 3);
+}
+
+/**
+ * Counts requests that failed because the database was unreachable and reports them
+ * in one line at most every {@link SUMMARY_INTERVAL_MS}: the first failure after a quiet
+ * spell at once, later ones in the next summary. Each failure itself is logged only
+ * by the request log, in one line without a stack.
+ */
+export class OutageReport {
+  /** The requests that failed since the last summary (one GraphQL request may fail in several fields). */
+  private readonly failed = new Set<string>();
+  private since: number | undefined;
+  private lastSummary = Number.NEGATIVE_INFINITY;
+
+  record(log: Logger | undefined, error: unknown, requestId: string, now = Date.now()): void {
+    this.failed.add(requestId);
+    this.since ??= now;
+    if (now - this.lastSummary < SUMMARY_INTERVAL_MS) return;
+    const failed = this.failed.size;
+    const seconds = Math.max(1, Math.round((now - this.since) / 1000));
+    log?.warn(
+      { failed, seconds, cause: causeOf(error) },
+      `database unavailable: ${failed} ${failed === 1 ? 'request' : 'requests'} failed in the last ${seconds}s`,
+    );
+    this.failed.clear();
+    this.since = undefined;
+    this.lastSummary = now;
+  }
+}
+
+/** One report per process, like the error renderer that feeds it. */
+export const outageReport = new OutageReport();

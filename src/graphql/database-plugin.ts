@@ -1,0 +1,92 @@
+import {
+  type ApolloServerPlugin,
+  type GraphQLRequestContextExecutionDidStart,
+  HeaderMap,
+} from '@apollo/server';
+import type { GraphQLFormattedError } from 'graphql';
+import { asAppError, formatGraphQLError } from '../common/errors/render';
+import type { RequestContext } from '../context';
+import { RETRY_AFTER_SECONDS } from '../db/unavailable';
+
+type Settled = Pick<GraphQLRequestContextExecutionDidStart<RequestContext>, 'contextValue' | 'response'>;
+
+/** `error` (a failed begin or commit) as the catalog error it means: unavailable or internal. */
+function formatted(error: unknown): GraphQLFormattedError {
+  const appError = asAppError(error);
+  return formatGraphQLError({ message: appError.message }, appError);
+}
+
+/** An error the client could not have avoided (internal, unavailable): the operation did not happen. */
+function isServerFailure(error: GraphQLFormattedError): boolean {
+  const status = (error.extensions?.http as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 500;
+}
+
+/**
+ * Ends a mutation's transaction once its whole response has been resolved: rolled back
+ * when a server failure left it incomplete (the data then says nothing was done),
+ * committed otherwise, business-rule errors included (each service rolled its own
+ * savepoint back). A failed commit replaces the response with its error.
+ */
+async function settle({ contextValue, response }: Settled): Promise<void> {
+  const result = response.body?.kind === 'single' ? response.body.singleResult : undefined;
+  if (!result || result.errors?.some(isServerFailure)) {
+    await contextValue.transaction.rollback();
+    if (result) response.body = { kind: 'single', singleResult: { ...result, data: null } };
+    return;
+  }
+  try {
+    await contextValue.transaction.commit();
+  } catch (error) {
+    response.body = { kind: 'single', singleResult: { data: null, errors: [formatted(error)] } };
+  }
+}
+
+/**
+ * The database's part in every GraphQL operation, `/graphql` and the REST routes alike
+ * (they run through `executeOperation`):
+ * - a mutation runs in one transaction on the request's entity manager, begun before
+ *   the first root field and committed only after the response is resolved, so that a
+ *   write is answered as a success exactly when it committed;
+ * - a response whose only errors are `system:unavailable` answers HTTP 503 with
+ *   `Retry-After`, as REST does.
+ */
+export function databasePlugin(): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart() {
+      return {
+        // The last hook before execution that may answer instead of it: a transaction
+        // that cannot begin means the database cannot be reached.
+        async responseForOperation({ operation, contextValue }) {
+          if (operation.operation !== 'mutation') return null;
+          try {
+            await contextValue.transaction.begin();
+            return null;
+          } catch (error) {
+            return {
+              http: { status: undefined, headers: new HeaderMap() },
+              body: { kind: 'single', singleResult: { errors: [formatted(error)] } },
+            };
+          }
+        },
+        async executionDidStart(requestContext) {
+          if (!requestContext.contextValue.transaction.open) return;
+          return {
+            // With an error execution threw and Apollo answers with it: nothing to keep.
+            async executionDidEnd(error) {
+              if (error) await requestContext.contextValue.transaction.rollback();
+              else await settle(requestContext);
+            },
+          };
+        },
+        async willSendResponse({ response }) {
+          const errors = response.body?.kind === 'single' ? response.body.singleResult.errors : undefined;
+          if (errors?.length && errors.every((error) => error.extensions?.code === 'system:unavailable')) {
+            response.http.status = 503;
+            response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import { EntityManager } from '@mikro-orm/core';
+import type DataLoader from 'dataloader';
+import { Follow } from '../../src/accounts/follow.entity';
+import { User } from '../../src/accounts/user.entity';
+import { Article } from '../../src/articles/article.entity';
+import { hashSecret, newTokenSecret } from '../../src/common/auth/secrets';
+import { RequestContext } from '../../src/context';
+import { actionsOf, signupBody, storedUser, useAccountsApp } from '../accounts/helpers';
+import { articleBody } from '../articles/helpers';
+import { buildToken, buildUser } from '../factories';
+import { gql } from '../setup/clients';
+import { useTestApp } from '../setup/harness';
+
+const HOUR = 60 * 60 * 1000;
+
+/** What pg reports when the server went away between two statements. */
+const connectionRefused = () =>
+  Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+/** Makes the request's `viewer:follows` loader (the `is_followed` field) fail as if the database went down. */
+function failViewerFollows(): jest.SpyInstance {
+  const loader = RequestContext.prototype.loader;
+  return jest.spyOn(RequestContext.prototype, 'loader').mockImplementation(function (
+    this: RequestContext,
+    key: string,
+    create: () => DataLoader<unknown, unknown>,
+  ) {
+    if (key === 'viewer:follows') throw connectionRefused();
+    return loader.call(this, key, create);
+  } as typeof loader);
+}
+
+afterEach(() => jest.restoreAllMocks());
+
+describe('a mutation runs in one transaction that commits after its response is resolved', () => {
+  const t = useAccountsApp();
+
+  /** A not activated account whose activation link expired an hour ago. */
+  async function waiting() {
+    const hash = hashSecret(newTokenSecret());
+    const user = await buildUser(t.orm, {
+      role: 'not_activated',
+      email_confirmed: false,
+      activation_token_hash: hash,
+      activation_expires: new Date(Date.now() - HOUR),
+    });
+    return { user, hash, token: await buildToken(t.orm, user) };
+  }
+
+  it('rolls the write back when a response field fails after the root field succeeded', async () => {
+    const { user, hash, token } = await waiting();
+    failViewerFollows();
+    const res = await gql(t.app, 'mutation { resendActivation { username is_followed } }', {}, { token });
+
+    expect(res.body.data).toBeNull();
+    expect(res.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual([
+      'system:unavailable',
+    ]);
+    // Nothing the failed answer refers to happened: no new link, no action, no email.
+    expect((await storedUser(t.orm, user.username)).activation_token_hash).toBe(hash);
+    expect(await actionsOf(t.orm, user)).toEqual([]);
+    await t.mailer.idle();
+    expect(t.sent).toEqual([]);
+  });
+
+  it('commits and emails once the response is complete', async () => {
+    const { user, hash, token } = await waiting();
+    const res = await gql(t.app, 'mutation { resendActivation { username is_followed } }', {}, { token });
+
+    expect(res.body.data).toEqual({ resendActivation: { username: user.username, is_followed: false } });
+    expect((await storedUser(t.orm, user.username)).activation_token_hash).not.toBe(hash);
+    expect(await actionsOf(t.orm, user)).toEqual(['activation_resend']);
+    await t.mailer.idle();
+    expect(t.sent.map((mail) => mail.to)).toEqual([user.email]);
+  });
+
+  it('answers a failed commit with its error, 503 when the database went away, and keeps nothing', async () => {
+    jest.spyOn(EntityManager.prototype, 'commit').mockRejectedValueOnce(connectionRefused());
+    const body = signupBody();
+    const res = await gql(t.app, 'mutation($input: SignupInput!) { signup(input: $input) { secret } }', {
+      input: body,
+    });
+
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
+    expect(res.body).toMatchObject({
+      data: null,
+      errors: [
+        {
+          message: 'Service temporarily unavailable, try again later',
+          extensions: { code: 'system:unavailable', http: { status: 503 } },
+        },
+      ],
+    });
+    expect(await t.orm.em.fork().count(User, { username: body.username })).toBe(0);
+    await t.mailer.idle();
+    expect(t.sent).toEqual([]);
+  });
+
+  it('commits the root fields that succeeded next to one refused by a business rule', async () => {
+    const [caller, followed] = [await buildUser(t.orm), await buildUser(t.orm)];
+    const token = await buildToken(t.orm, caller);
+    const res = await gql(
+      t.app,
+      `mutation($a: String!, $b: String!) {
+         a: followUser(username: $a) { follow }
+         b: followUser(username: $b) { follow }
+       }`,
+      { a: followed.username, b: 'nobody_here' },
+      { token },
+    );
+
+    // Both fields are non-null, so the refusal of `b` nulls the data; `a` still happened.
+    expect(res.body.data).toBeNull();
+    expect(res.body.errors.map((e: { path: string[] }) => e.path)).toEqual([['b']]);
+    expect(res.body.errors[0].extensions.code).toBe('user:not_found');
+    expect(await t.orm.em.fork().count(Follow, { follower: caller.reference })).toBe(1);
+  });
+});
+
+describe('the services inside the request transaction', () => {
+  const t = useTestApp();
+
+  it("turn their own transactions into savepoints of the request's, which commits last", async () => {
+    const [caller, followed] = [await buildUser(t.orm), await buildUser(t.orm)];
+    const token = await buildToken(t.orm, caller);
+    await t.queries.count(async () => {
+      const res = await gql(
+        t.app,
+        'mutation($u: String!) { followUser(username: $u) { follow } }',
+        { u: followed.username },
+        { token },
+      );
+      expect(res.body.data).toEqual({ followUser: { follow: true } });
+    });
+    const statements = t.queries.last.map((line) =>
+      line.replace(/^\[query\] /, '').replace(/ \[took.*$/, ''),
+    );
+    expect(statements[0]).toBe('begin');
+    expect(statements.at(-1)).toBe('commit');
+    expect(statements.filter((sql) => sql === 'begin' || sql === 'commit')).toHaveLength(2);
+    const savepoint = statements.indexOf('savepoint "trx1"');
+    expect(savepoint).toBeGreaterThan(0);
+    expect(statements.indexOf('release savepoint "trx1"')).toBeGreaterThan(savepoint);
+  });
+
+  // A statement sent outside the request's transaction would wait for a row lock that
+  // transaction holds (here the caller's `last_active`, updated as the token resolves).
+  it('run every statement on the request transaction, so none waits for its own locks', async () => {
+    const caller = await buildUser(t.orm, { last_active: new Date(Date.now() - HOUR) });
+    const token = await buildToken(t.orm, caller);
+    const res = await gql(
+      t.app,
+      'mutation($input: ArticleInput!) { createArticle(input: $input) { slug } }',
+      { input: articleBody({ tags: ['anime', 'fresh'] }) },
+      { token },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(await t.orm.em.fork().count(Article, { author: caller.reference })).toBe(1);
+  }, 10_000);
+});
