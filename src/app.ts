@@ -16,8 +16,9 @@ import { RequestContext } from './context';
 import { databasePlugin } from './graphql/database-plugin';
 import { graphqlLimitOptions } from './graphql/limits';
 import { playgroundRouter } from './graphql/playground';
-import { contextOf, parseJsonBody, sendError, sendRequestError } from './http';
+import { contextOf, isBodyParserError, parseJsonBody, sendError, sendRequestError } from './http';
 import { httpCaching } from './http/caching';
+import { graphqlMethods, optionsRouter, rejectBrokenEncoding } from './http/methods';
 import { corsMiddleware } from './http/cors';
 import { createRateLimit } from './http/rate-limit';
 import type { Mailer } from './mail/mailer';
@@ -123,8 +124,11 @@ export async function buildApp({
   // After the health checks: they are never rate limited.
   const rateLimit = createRateLimit(config, log, routes);
   app.use(rateLimit.router);
+  app.use(rejectBrokenEncoding);
+  app.use(optionsRouter(routes));
 
   app.use(playgroundRouter());
+  app.all('/graphql', graphqlMethods);
   app.post('/graphql', parseJsonBody);
   // Exactly /graphql: anything below it (a trailing slash, unknown assets) is the app's 404.
   app.all('/graphql', expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) }));
@@ -176,9 +180,13 @@ function requestTimeout(ms: number): RequestHandler {
   };
 }
 
-/** Body-parser failures and anything else that reached express. */
-const errorHandler: ErrorRequestHandler = (error: { type?: string }, req, res, _next) => {
+/**
+ * Body-parser failures and anything else that reached express. Every body-parser
+ * refusal (malformed or empty JSON, an unsupported charset or content encoding, an
+ * aborted upload) names no field: `Invalid field in request body` (semantics §1.1.1).
+ */
+const errorHandler: ErrorRequestHandler = (error: { type?: unknown }, req, res, _next) => {
   if (error.type === 'entity.too.large') sendRequestError(req, res, new AppError('system:payload_too_large'));
-  else if (error.type === 'entity.parse.failed') sendRequestError(req, res, validationError('body'));
+  else if (isBodyParserError(error)) sendRequestError(req, res, validationError('body'));
   else sendRequestError(req, res, asAppError(error));
 };

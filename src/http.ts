@@ -4,8 +4,31 @@ import { errorBody } from './common/errors/render';
 import type { RequestContext } from './context';
 import { RETRY_AFTER_SECONDS } from './db/unavailable';
 
-/** The JSON body parser of `/graphql` and the REST routes: bodies up to 1 MiB, any JSON value. */
-export const parseJsonBody = express.json({ limit: '1mb', strict: false });
+/** The `type` body-parser gives the refusal of an empty or whitespace-only body. */
+const EMPTY_BODY = 'entity.empty';
+
+/**
+ * The JSON body parser of `/graphql` and the REST routes: bodies up to 1 MiB, any JSON
+ * value. An empty or whitespace-only body is refused (body-parser would read it as
+ * `{}`, which means "apply the defaults", semantics §7.3).
+ */
+export const parseJsonBody = express.json({
+  limit: '1mb',
+  strict: false,
+  verify: (_req, _res, body) => {
+    if (body.toString('latin1').trim() === '')
+      throw Object.assign(new Error('Empty body'), { type: EMPTY_BODY });
+  },
+});
+
+/**
+ * Whether `error` is body-parser's refusal of a request body: all carry a 4xx status
+ * (a broken content encoding comes as zlib's own error with status 400 and no `type`).
+ */
+export function isBodyParserError(error: unknown): boolean {
+  const { status } = (error ?? {}) as { status?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
 
 /** The request context that app.ts attaches to every response's locals. */
 export function contextOf(res: Response): RequestContext {

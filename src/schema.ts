@@ -9,7 +9,7 @@ import {
 } from 'type-graphql';
 import { ArgumentError } from './common/errors/app-error';
 import { inputSpecOf } from './common/validation/input-specs';
-import { firstViolation } from './common/validation/json-schema';
+import { checkObject, isSafeJson } from './common/validation/json-schema';
 import { PageArgs } from './common/pagination/pagination';
 import { AccountsResolver } from './accounts/accounts.resolver';
 import { AnimeResolver } from './catalog/anime.resolver';
@@ -74,23 +74,38 @@ const authChecker: AuthChecker<RequestContext> = async ({ context }) => {
 };
 
 /**
- * Checks argument objects with their class-validator rules. Page arguments belong
- * to the REST query, every other input object to the body (semantics §1.1.1).
+ * Checks GraphQL arguments. An input object with a registered request schema is checked
+ * and read by that schema (the REST body's own: both doors report the same first
+ * violation, HTTP 400) and the instance takes the values as read (decimal strings of
+ * integer fields become numbers, nulls of `?` fields are left out). Page arguments
+ * belong to the REST query, every other input object to the body (semantics §1.1.1).
+ * Scalar arguments only need to be storable text (no U+0000).
  */
-const validateArguments: ValidatorFn = (value: unknown, type) => {
-  if (typeof value !== 'object' || value === null) return;
-  const spec = inputSpecOf(type);
-  if (spec) {
-    // The REST body's own schema: both doors report the same first violation (HTTP 400).
-    const violation = firstViolation(spec, { ...value });
-    if (violation) throw new ArgumentError('body', violation.name);
+const validateArguments: ValidatorFn = (value: unknown, type, { args }) => {
+  if (typeof value !== 'object' || value === null) {
+    if (!isSafeJson(value)) throw new ArgumentError('path', argumentName(args, value));
     return;
   }
+  const spec = inputSpecOf(type);
+  if (spec) {
+    const checked = checkObject(spec, { ...value });
+    if ('violation' in checked) throw new ArgumentError('body', checked.violation.name);
+    const instance = value as Record<string, unknown>;
+    for (const key of Object.keys(instance)) if (!Object.hasOwn(checked.value, key)) delete instance[key];
+    Object.assign(instance, checked.value);
+    return;
+  }
+  if (!isSafeJson(value)) throw new ArgumentError('body', argumentName(args, value));
   // Synchronous, so that arguments are checked in declaration order: page and size
   // (the REST query) before the input (the body), as REST does.
   const [first] = validateSync(value, { forbidUnknownValues: false });
   if (first) throw new ArgumentError(type === PageArgs ? 'query' : 'body', first.property);
 };
+
+/** The name of the argument holding `value` (type-graphql hands the validator values, not names). */
+function argumentName(args: Record<string, unknown>, value: unknown): string | undefined {
+  return Object.keys(args).find((name) => args[name] === value);
+}
 
 export function buildAppSchema(): Promise<GraphQLSchema> {
   return buildSchema({ resolvers, authChecker, validateFn: validateArguments });

@@ -1,10 +1,18 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, ObjectType } from 'type-graphql';
 import { ARTICLE_CATEGORIES, TITLE_CONTENT_TYPES, type ArticleCategory } from '../common/enums';
 import { PagedType } from '../common/pagination/pagination';
-import { ImageUrl, JSONScalar, TitleContentTypeScalar } from '../common/scalars';
+import { ImageUrl, IntegerInput, JSONScalar, TitleContentTypeScalar } from '../common/scalars';
 import { registerInputSpec } from '../common/validation/input-specs';
 import type { JsonSchema, ObjectSpec } from '../common/validation/json-schema';
-import { booleanField, enumArray, enumValue, nullableText, sortField } from '../common/validation/schemas';
+import {
+  booleanField,
+  enumArray,
+  enumValue,
+  integerField,
+  nullableText,
+  optionalField,
+  sortField,
+} from '../common/validation/schemas';
 import { Article, ArticleCategoryScalar } from './article.entity';
 import './document';
 
@@ -111,14 +119,14 @@ export const ARTICLE_LIST_BODY: ObjectSpec = {
   properties: {
     categories: enumArray(ARTICLE_CATEGORIES),
     tags: { type: 'array', maxItems: 3, items: { type: 'string' } },
-    content_type: enumValue(TITLE_CONTENT_TYPES),
-    content_slug: { type: 'string' },
-    min_vote_score: { type: 'integer', minimum: 0 },
+    content_type: optionalField(enumValue(TITLE_CONTENT_TYPES)),
+    content_slug: optionalField({ type: 'string' }),
+    min_vote_score: optionalField(integerField({ minimum: 0 })),
     show_trusted: booleanField,
-    author: { type: 'string' },
+    author: optionalField({ type: 'string' }),
     draft: booleanField,
     sort: sortField(ARTICLE_SORT_FIELDS),
-    query: nullableText(2, 255),
+    query: optionalField(nullableText(2, 255)),
   },
 };
 
@@ -136,7 +144,7 @@ export class ArticleListInput {
   @Field(() => String, { nullable: true })
   content_slug?: string;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => IntegerInput, { nullable: true })
   min_vote_score?: number;
 
   @Field(() => Boolean, { nullable: true })

@@ -1,5 +1,5 @@
-import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
-import { Field, InputType, Int } from 'type-graphql';
+import { GraphQLError, GraphQLScalarType, valueFromASTUntyped } from 'graphql';
+import { Field, InputType } from 'type-graphql';
 import {
   AGE_RATINGS,
   ANIME_MEDIA_TYPES,
@@ -17,6 +17,7 @@ import {
 import {
   AgeRatingScalar,
   AnimeMediaTypeScalar,
+  IntegerInput,
   MangaMediaTypeScalar,
   ReleaseStatusScalar,
   SeasonScalar,
@@ -41,23 +42,6 @@ import { type Bounds, TITLE_SORT_FIELDS, type TitleFilters, yearsFilter } from '
  * Schema of its REST body, and the GraphQL types are at least as permissive as those
  * schemas, so both doors reject the same values with `Invalid field <name> in request body`.
  */
-
-/** Any integer: a `years` bound, whose rules (> 0, ordered) the request schema states. */
-export const YearBoundScalar = new GraphQLScalarType<number, number>({
-  name: 'YearBound',
-  description: 'An integer year bound (any size).',
-  serialize: (value) => value as number,
-  parseValue(value) {
-    if (typeof value !== 'number' || !Number.isInteger(value)) {
-      throw new GraphQLError('YearBound must be an integer');
-    }
-    return value;
-  },
-  parseLiteral(ast) {
-    if (ast.kind !== Kind.INT) throw new GraphQLError('YearBound must be an integer');
-    return Number(ast.value);
-  },
-});
 
 /** Anime `years`: one of two shapes, so a scalar; the request schema checks the shape. */
 export const YearsOrSeasonsScalar = new GraphQLScalarType<unknown[], unknown[]>({
@@ -86,11 +70,11 @@ const bounds = (pair: readonly (number | null)[] | null | undefined): Bounds | u
 /** Filters of manga and novel lists (semantics §2 #3); subclasses add `media_type`. */
 @InputType()
 export abstract class ReadableListFields {
-  @Field(() => [YearBoundScalar], {
+  @Field(() => [IntegerInput], {
     nullable: 'itemsAndList',
     description: 'null, `[]` or `[y0, y1]`: integers > 0 or nulls, y0 ≤ y1.',
   })
-  years?: (number | null)[] | null;
+  years?: (number | string | null)[] | null;
 
   @Field(() => [ReleaseStatusScalar], { nullable: true })
   status?: ReleaseStatus[];
@@ -107,10 +91,10 @@ export abstract class ReadableListFields {
   })
   genres?: string[];
 
-  @Field(() => [Int], { nullable: 'itemsAndList', description: '`[min, max]`, 0..10 or null.' })
+  @Field(() => [IntegerInput], { nullable: 'itemsAndList', description: '`[min, max]`, 0..10 or null.' })
   score?: (number | null)[];
 
-  @Field(() => [Int], { nullable: 'itemsAndList', description: '`[min, max]`, 0..10 or null.' })
+  @Field(() => [IntegerInput], { nullable: 'itemsAndList', description: '`[min, max]`, 0..10 or null.' })
   native_score?: (number | null)[];
 
   @Field(() => String, { nullable: true, description: 'Typo-tolerant title search, 2..255 characters.' })
@@ -184,10 +168,10 @@ export abstract class AnimeFilterFields {
   @Field(() => Boolean, { nullable: true })
   only_translated?: boolean;
 
-  @Field(() => [Int], { nullable: 'itemsAndList', description: '`[min, max]`, 0..10 or null.' })
+  @Field(() => [IntegerInput], { nullable: 'itemsAndList', description: '`[min, max]`, 0..10 or null.' })
   score?: (number | null)[];
 
-  @Field(() => [Int], { nullable: 'itemsAndList', description: '`[min, max]`, 0..10 or null.' })
+  @Field(() => [IntegerInput], { nullable: 'itemsAndList', description: '`[min, max]`, 0..10 or null.' })
   native_score?: (number | null)[];
 
   @Field(() => [AnimeMediaTypeScalar], { nullable: true })

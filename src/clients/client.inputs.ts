@@ -1,7 +1,7 @@
 import { Field, InputType } from 'type-graphql';
 import { registerInputSpec } from '../common/validation/input-specs';
 import type { JsonSchema, ObjectSpec } from '../common/validation/json-schema';
-import { booleanField } from '../common/validation/schemas';
+import { booleanField, optionalField } from '../common/validation/schemas';
 import { uuidParam } from '../rest/schemas';
 
 // ---------------------------------------------------------------------------
@@ -28,8 +28,6 @@ export const cleanedText = (min: number, max: number): JsonSchema => ({
     `^[\\s${REMOVED}]*[^\\s${REMOVED}](?:[${REMOVED}]*[^${REMOVED}]){${min - 2},${max - 2}}?` +
     `[${REMOVED}]*[^\\s${REMOVED}][\\s${REMOVED}]*$`,
 });
-
-const nullable = (schema: JsonSchema): JsonSchema => ({ anyOf: [{ type: 'null' }, schema] });
 
 // ---------------------------------------------------------------------------
 // Endpoints (semantics §2 #12, §7.18): an absolute URL, not `javascript:`, `data:` or
@@ -100,16 +98,16 @@ export const CREATE_CLIENT_BODY: ObjectSpec = {
 /** #12 PUT /client/{client_reference}: null (or omitted) leaves a field unchanged. */
 export const UPDATE_CLIENT_BODY: ObjectSpec = {
   properties: {
-    name: nullable(nameField),
-    description: nullable(descriptionField),
-    endpoint: nullable(endpointField),
+    name: optionalField(nameField),
+    description: optionalField(descriptionField),
+    endpoint: optionalField(endpointField),
     revoke_secret: booleanField,
   },
 };
 
 /** POST /client/all: an optional name substring. */
 export const CLIENT_SEARCH_BODY: ObjectSpec = {
-  properties: { query: { type: ['string', 'null'] } },
+  properties: { query: optionalField({ type: 'string' }) },
 };
 
 /** POST /auth/token/request/{client_reference}: scope names are checked by the service (400 codes). */

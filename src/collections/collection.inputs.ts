@@ -1,4 +1,5 @@
-import { Field, InputType, Int } from 'type-graphql';
+import { Field, InputType } from 'type-graphql';
+import { IntegerInput } from '../common/scalars';
 import {
   COLLECTION_CONTENT_TYPES,
   COLLECTION_VISIBILITIES,
@@ -10,7 +11,9 @@ import type { JsonSchema, ObjectSpec } from '../common/validation/json-schema';
 import {
   booleanField,
   enumValue,
+  integerField,
   nullableEnumValue,
+  optionalField,
   sortField,
   stringArray,
 } from '../common/validation/schemas';
@@ -38,9 +41,9 @@ const entrySchema: JsonSchema = {
   type: 'object',
   properties: {
     slug: { type: 'string' },
-    order: { type: 'integer' },
-    comment: { type: 'string', minLength: 3 },
-    label: { type: 'string', minLength: 1 },
+    order: integerField(),
+    comment: optionalField({ type: 'string', minLength: 3 }),
+    label: optionalField({ type: 'string', minLength: 1 }),
   },
   required: ['slug', 'order'],
   additionalProperties: false,
@@ -77,7 +80,7 @@ export class CollectionEntryInput {
   @Field(() => String, { nullable: true })
   slug!: string;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => IntegerInput, { nullable: true })
   order!: number;
 
   @Field(() => String, { nullable: true, description: 'At least 3 characters.' })

@@ -5,7 +5,7 @@ import { enumScalar } from '../common/scalars/enum.scalar';
 import { PagedType } from '../common/pagination/pagination';
 import { registerInputSpec } from '../common/validation/input-specs';
 import type { JsonSchema, ObjectSpec } from '../common/validation/json-schema';
-import { enumValue } from '../common/validation/schemas';
+import { enumValue, optionalField } from '../common/validation/schemas';
 import { Comment } from './comment.entity';
 
 export const ReviewRecommendationScalar = enumScalar('ReviewRecommendation', REVIEW_RECOMMENDATIONS);
@@ -46,11 +46,11 @@ const reviewObject: JsonSchema = {
 export const WRITE_COMMENT_BODY: ObjectSpec = {
   properties: {
     text: commentTextField,
-    review: reviewObject,
-    parent: {
+    review: optionalField(reviewObject),
+    parent: optionalField({
       type: 'string',
       pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
-    },
+    }),
   },
   required: ['text'],
 };
@@ -59,7 +59,7 @@ export const WRITE_COMMENT_BODY: ObjectSpec = {
 export const EDIT_COMMENT_BODY: ObjectSpec = {
   properties: {
     text: commentTextField,
-    review: { anyOf: [{ type: 'null' }, reviewObject] },
+    review: optionalField(reviewObject),
   },
   required: ['text'],
 };

@@ -10,7 +10,7 @@ import { RATE_LIMIT_HEADERS } from './rate-limit';
 export function corsMiddleware(config: Config): RequestHandler | undefined {
   if (config.corsOrigins.length === 0) return undefined;
   const any = config.corsOrigins.includes('*');
-  return cors({
+  const handler = cors({
     origin: any ? '*' : [...config.corsOrigins],
     credentials: !any,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
@@ -28,4 +28,12 @@ export function corsMiddleware(config: Config): RequestHandler | undefined {
     exposedHeaders: [...RATE_LIMIT_HEADERS, 'ETag', 'X-Request-Id'],
     maxAge: 600,
   });
+  // A preflight from an origin the configuration does not allow is no preflight to
+  // answer: it goes on to the 405 that any other OPTIONS gets.
+  return (req, res, next) => {
+    const origin = req.get('origin');
+    const allowed = origin !== undefined && (any || config.corsOrigins.includes(origin));
+    if (req.method === 'OPTIONS' && !allowed) next();
+    else handler(req, res, next);
+  };
 }

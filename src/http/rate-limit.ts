@@ -12,6 +12,7 @@ import { AppError } from '../common/errors/app-error';
 import type { Config } from '../config';
 import { contextOf, sendRequestError } from '../http';
 import { expressPath, type RestRoute, routesByPath } from '../rest/route';
+import { hasBrokenEncoding } from './methods';
 
 /** The headers a caller can read to pace itself (also exposed through CORS). */
 export const RATE_LIMIT_HEADERS: readonly string[] = [
@@ -158,6 +159,9 @@ export function createRateLimit(config: Config, log: Logger, routes: readonly Re
 
   // Mirrors the REST router: the first path that matches decides, and a method it lacks
   // (a 405) is keyed as unauthenticated.
+  // A path with broken %-encoding is charged before any route decodes its parameters
+  // (app.ts then answers 404).
+  router.use((req, res, next) => (hasBrokenEncoding(req.path) ? charge(false)(req, res, next) : next()));
   router.all('/graphql', charge(true));
   for (const [path, pathRoutes] of routesByPath(routes)) {
     for (const route of pathRoutes) {

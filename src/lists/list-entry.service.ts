@@ -7,7 +7,7 @@ import type { ListEntryInputFields } from './list-entry.types';
 // Rules shared by watch and read entries (§3.4 applies "date rules, replacement,
 // creation and completion rules as for watch entries").
 
-const dateOf = (seconds: number | null): Date | null => (seconds === null ? null : new Date(seconds * 1000));
+const dateOf = (seconds: number): Date => new Date(seconds * 1000);
 
 /**
  * Applies the fields every list entry shares, with the entry's creation and
@@ -15,11 +15,11 @@ const dateOf = (seconds: number | null): Date | null => (seconds === null ? null
  *
  * Reading of the spec where it is open:
  * - `note` and `score` are replaced like every other visible field: omitted → null / 0.
- * - `start_date` and `end_date` are replaced when the body gives them (a number, or
- *   null to clear); when omitted, the stored dates are kept. The body table gives
- *   them no default, responses never show them (so a REST client cannot send them
- *   back), and "no *stored* `end_date`" only means something if dates survive a PUT
- *   that does not mention them.
+ * - `start_date` and `end_date` are replaced when the body gives them; when omitted
+ *   (or null, which means the same for these `?` fields, §7.4), the stored dates are
+ *   kept. The body table gives them no default, responses never show them (so a REST
+ *   client cannot send them back), and "no *stored* `end_date`" only means something
+ *   if dates survive a PUT that does not mention them.
  * - Creation sets `start_date` to now unless the body gives one: a client's own
  *   start date (checked against its `end_date` by validation) wins over the default,
  *   which would otherwise break the order that validation guarantees.

@@ -1,6 +1,6 @@
-import { Field, InputType, Int } from 'type-graphql';
+import { Field, InputType } from 'type-graphql';
 import { READ_CONTENT_TYPES, READ_STATUSES, type ReadStatus } from '../common/enums';
-import { ReadStatusScalar } from '../common/scalars';
+import { IntegerInput, ReadStatusScalar } from '../common/scalars';
 import { enumScalar } from '../common/scalars/enum.scalar';
 import { registerInputSpec } from '../common/validation/input-specs';
 import type { ObjectSpec } from '../common/validation/json-schema';
@@ -45,13 +45,13 @@ export class ReadEntryInput extends ListEntryInputFields {
   @Field(() => ReadStatusScalar)
   status!: ReadStatus;
 
-  @Field(() => Int, { nullable: true, description: '0..10000, default 0.' })
+  @Field(() => IntegerInput, { nullable: true, description: '0..10000, default 0.' })
   chapters?: number;
 
-  @Field(() => Int, { nullable: true, description: '0..10000, default 0.' })
+  @Field(() => IntegerInput, { nullable: true, description: '0..10000, default 0.' })
   volumes?: number;
 
-  @Field(() => Int, { nullable: true, description: '0..100, default 0.' })
+  @Field(() => IntegerInput, { nullable: true, description: '0..100, default 0.' })
   rereads?: number;
 }
 registerInputSpec(ReadEntryInput, READ_ENTRY_BODY);

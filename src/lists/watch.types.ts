@@ -1,6 +1,6 @@
-import { Field, InputType, Int } from 'type-graphql';
+import { Field, InputType } from 'type-graphql';
 import { WATCH_STATUSES, type WatchStatus } from '../common/enums';
-import { WatchStatusScalar } from '../common/scalars';
+import { IntegerInput, WatchStatusScalar } from '../common/scalars';
 import { registerInputSpec } from '../common/validation/input-specs';
 import type { ObjectSpec } from '../common/validation/json-schema';
 import { enumValue } from '../common/validation/schemas';
@@ -41,10 +41,10 @@ export class WatchEntryInput extends ListEntryInputFields {
   @Field(() => WatchStatusScalar)
   status!: WatchStatus;
 
-  @Field(() => Int, { nullable: true, description: '0..10000, default 0.' })
+  @Field(() => IntegerInput, { nullable: true, description: '0..10000, default 0.' })
   episodes?: number;
 
-  @Field(() => Int, { nullable: true, description: '0..100, default 0.' })
+  @Field(() => IntegerInput, { nullable: true, description: '0..100, default 0.' })
   rewatches?: number;
 }
 registerInputSpec(WatchEntryInput, WATCH_ENTRY_BODY);

@@ -1,6 +1,6 @@
 import { validationError } from '../common/errors/app-error';
 import { PAGE_MAX, SIZE_DEFAULT, SIZE_MAX } from '../common/pagination/pagination';
-import { firstViolation, matchesSchema } from '../common/validation/json-schema';
+import { checkObject, isSafeJson, matchesSchema } from '../common/validation/json-schema';
 import type { RestRoute, RouteInput } from './route';
 
 /** `page`/`size` accept only `^[1-9][0-9]*$`, given once, within bounds (semantics §7.6). */
@@ -15,7 +15,8 @@ function pageParameter(raw: unknown, name: 'page' | 'size', fallback: number, ma
 /**
  * Checks a request against its route: path, then query, then body, each in
  * declared order, reporting only the first violation (semantics §1.1.1).
- * `body` is undefined when it was missing, malformed or not JSON.
+ * `body` is undefined when it was missing, empty, malformed or not JSON. The body is
+ * returned as read (see `checkObject`).
  */
 export function validateRouteInput(
   route: RestRoute,
@@ -25,7 +26,8 @@ export function validateRouteInput(
 ): RouteInput {
   const path: Record<string, string> = {};
   for (const [name, schema] of Object.entries(route.params)) {
-    if (!matchesSchema(schema, params[name])) throw validationError('path', name);
+    if (!isSafeJson(params[name]) || !matchesSchema(schema, params[name]))
+      throw validationError('path', name);
     path[name] = params[name];
   }
 
@@ -36,12 +38,12 @@ export function validateRouteInput(
   }
   for (const [name, schema] of Object.entries(route.query ?? {})) {
     if (query[name] === undefined) continue;
-    if (!matchesSchema(schema, query[name])) throw validationError('query', name);
+    if (!isSafeJson(query[name]) || !matchesSchema(schema, query[name])) throw validationError('query', name);
     checkedQuery[name] = query[name];
   }
 
   if (!route.body) return { path, query: checkedQuery, body: undefined };
-  const violation = firstViolation(route.body, body);
-  if (violation) throw validationError('body', violation.name);
-  return { path, query: checkedQuery, body: body as Record<string, unknown> };
+  const checked = checkObject(route.body, body);
+  if ('violation' in checked) throw validationError('body', checked.violation.name);
+  return { path, query: checkedQuery, body: checked.value };
 }

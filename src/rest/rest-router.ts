@@ -1,9 +1,9 @@
 import type { ApolloServer } from '@apollo/server';
 import { type Request, type RequestHandler, type Response, Router } from 'express';
-import { AppError } from '../common/errors/app-error';
 import { asAppError } from '../common/errors/render';
 import type { RequestContext } from '../context';
 import { contextOf, parseJsonBody, sendError, sendErrorBody } from '../http';
+import { methodNotAllowed } from '../http/methods';
 import { validateRouteInput } from './input-validation';
 import { expressPath, type RestRoute, type RouteInput, routesByPath } from './route';
 
@@ -74,12 +74,7 @@ export function restRouter(routes: readonly RestRoute[], apollo: ApolloServer<Re
       const handlers: RequestHandler[] = route.body ? [jsonBody] : [];
       router[method](expressPath(path), ...handlers, (req, res) => runRoute(route, apollo, req, res));
     }
-    const allowed: string[] = pathRoutes.map((r) => r.method);
-    if (allowed.includes('GET')) allowed.push('HEAD');
-    router.all(expressPath(path), (_req, res) => {
-      res.setHeader('Allow', allowed.join(', '));
-      sendError(res, new AppError('system:method_not_allowed'), contextOf(res).language);
-    });
+    router.all(expressPath(path), methodNotAllowed(pathRoutes.map((route) => route.method)));
   }
   return router;
 }

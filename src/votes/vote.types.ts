@@ -1,20 +1,22 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { VOTE_CONTENT_TYPES } from '../common/enums';
+import { IntegerInput } from '../common/scalars';
 import { enumScalar } from '../common/scalars/enum.scalar';
 import { registerInputSpec } from '../common/validation/input-specs';
 import type { ObjectSpec } from '../common/validation/json-schema';
+import { integerField } from '../common/validation/schemas';
 
 export const VoteContentTypeScalar = enumScalar('VoteContentType', VOTE_CONTENT_TYPES);
 
 /** PUT /vote/{content_type}/{slug} body (semantics §3.6). */
 export const VOTE_BODY: ObjectSpec = {
-  properties: { score: { type: 'integer', enum: [-1, 0, 1] } },
+  properties: { score: integerField({ minimum: -1, maximum: 1 }) },
   required: ['score'],
 };
 
 @InputType({ description: 'A vote: −1, 0 or 1.' })
 export class VoteInput {
-  @Field(() => Int)
+  @Field(() => IntegerInput)
   score!: number;
 }
 registerInputSpec(VoteInput, VOTE_BODY);

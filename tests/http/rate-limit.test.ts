@@ -193,6 +193,15 @@ describe('rate limiting in memory', () => {
     expect((await stored()).used).toBeNull();
   });
 
+  it('charges a path with broken %-encoding before answering 404 system:not_found', async () => {
+    const app = await start({ RATE_LIMIT_POINTS: '2', RATE_LIMIT_WINDOW_SECONDS: '60' });
+    for (const path of ['/manga/%zz', '/client/%']) {
+      const res = await rest(app, 'GET', path).expect(404);
+      expect(res.body).toEqual({ message: 'Not found', code: 'system:not_found' });
+    }
+    expect((await rest(app, 'GET', '/manga/%FF').expect(429)).body.code).toBe('system:rate_limit');
+  });
+
   it('is disabled by RATE_LIMIT=off', async () => {
     const app = await start({ RATE_LIMIT: 'off', RATE_LIMIT_POINTS: '1' });
     for (let i = 0; i < 3; i++) {

@@ -170,16 +170,19 @@ describe('PUT /watch/{slug}', () => {
       expect(entry?.end_date).toBeNull();
     });
 
-    it('an update replaces dates the body gives, and clears them with null', async () => {
+    it('an update replaces dates the body gives; null dates mean the same as leaving them out (§7.4)', async () => {
       const { as, user } = await setup();
       await put('frieren', { status: 'watching' }, as);
       await put('frieren', { status: 'watching', start_date: 1500000000, end_date: 1500000100 }, as);
-      expect(await storedEntry(user)).toMatchObject({
-        start_date: new Date(1500000000000),
-        end_date: new Date(1500000100000),
-      });
-      await put('frieren', { status: 'watching', start_date: null, end_date: null }, as);
-      expect(await storedEntry(user)).toMatchObject({ start_date: null, end_date: null });
+      const given = { start_date: new Date(1500000000000), end_date: new Date(1500000100000) };
+      expect(await storedEntry(user)).toMatchObject(given);
+      const res = await put(
+        'frieren',
+        { status: 'watching', start_date: null, end_date: null, note: null },
+        as,
+      );
+      expect(res.status).toBe(200);
+      expect(await storedEntry(user)).toMatchObject({ ...given, note: null });
     });
 
     it('status `completed` without an end date sets `end_date` to now', async () => {
@@ -371,7 +374,9 @@ describe('PUT /watch/{slug} validation', () => {
     ['negative episodes', { status: 'planned', episodes: -1 }, 'episodes'],
     ['episodes above 10000', { status: 'planned', episodes: 10001 }, 'episodes'],
     ['fractional episodes', { status: 'planned', episodes: 1.5 }, 'episodes'],
-    ['episodes as a string', { status: 'planned', episodes: '3' }, 'episodes'],
+    ['episodes as a fractional string', { status: 'planned', episodes: '3.0' }, 'episodes'],
+    ['episodes as an empty string', { status: 'planned', episodes: '' }, 'episodes'],
+    ['episodes as a string above 10000', { status: 'planned', episodes: '10001' }, 'episodes'],
     ['episodes as a boolean', { status: 'planned', episodes: true }, 'episodes'],
     ['null episodes', { status: 'planned', episodes: null }, 'episodes'],
     ['negative rewatches', { status: 'planned', rewatches: -1 }, 'rewatches'],
@@ -380,7 +385,7 @@ describe('PUT /watch/{slug} validation', () => {
     ['negative score', { status: 'planned', score: -1 }, 'score'],
     ['score above 10', { status: 'planned', score: 11 }, 'score'],
     ['fractional score', { status: 'planned', score: 7.5 }, 'score'],
-    ['score as a string', { status: 'planned', score: '7' }, 'score'],
+    ['score as a non-decimal string', { status: 'planned', score: '0x7' }, 'score'],
     ['start_date 0', { status: 'planned', start_date: 0 }, 'start_date'],
     ['negative start_date', { status: 'planned', start_date: -5 }, 'start_date'],
     ['start_date as a string', { status: 'planned', start_date: '1600000000' }, 'start_date'],

@@ -495,7 +495,7 @@ describe('POST /watch/{username}/list (#21)', () => {
       [
         {
           years: [
-            ['winter', '2021'],
+            ['winter', '2021.0'],
             ['fall', 2021],
           ],
         },

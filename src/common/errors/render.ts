@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { isDatabaseUnavailable, outageReport } from '../../db/unavailable';
 import { queryLimitErrorOf } from '../../graphql/limits';
 import { requestScope } from '../request-scope';
@@ -33,30 +33,42 @@ export function errorBody(error: AppError, language: Language): ErrorBody {
   return { message: error.message_in(language), code: error.code };
 }
 
-// Apollo's own codes for documents it refuses before execution (HTTP 400).
-const REQUEST_ERROR_CODES = new Set([
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'BAD_USER_INPUT',
-  'BAD_REQUEST',
-  'PERSISTED_QUERY_NOT_FOUND',
-  'PERSISTED_QUERY_NOT_SUPPORTED',
-  'OPERATION_RESOLUTION_FAILURE',
-]);
+/**
+ * Whether graphql-js or Apollo refused the request itself before running anything: a
+ * document that does not parse or validate, an unknown operation, a missing body, an
+ * unsupported persisted-query version. Such errors are GraphQLErrors (possibly wrapping
+ * one another) that carry neither a field path (resolver errors do) nor an underlying
+ * error of another kind (failures of this service do).
+ */
+function isRequestRefusal(error: unknown): boolean {
+  let current: unknown = error;
+  // Apollo wraps graphql-js's refusals in its own classes (originalError: the refusal).
+  for (let hops = 0; current instanceof GraphQLError && hops < 4; hops += 1) {
+    if (current.path !== undefined) return false;
+    current = current.originalError;
+  }
+  return current === undefined;
+}
+
+/** The AppError behind a GraphQL error raised before execution (its `originalError` chain), if any. */
+function appErrorIn(error: unknown): AppError | undefined {
+  let current: unknown = error;
+  for (let hops = 0; current instanceof Error && hops < 4; hops += 1) {
+    if (current instanceof AppError) return current;
+    current = (current as { originalError?: unknown }).originalError;
+  }
+  return undefined;
+}
 
 /**
  * Apollo's `formatError`: every GraphQL error gets the catalog `code` in
  * `extensions.code` and the status the equivalent REST call would answer in
- * `extensions.http.status`. Documents refused before execution keep graphql-js's message.
+ * `extensions.http.status`. Requests refused before execution keep graphql-js's (or
+ * Apollo's) message: `system:validation_error`, HTTP 400.
  */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = queryLimitErrorOf(error) ?? unwrapResolverError(error);
-  const apolloCode = formatted.extensions?.code;
-  if (
-    !(original instanceof AppError) &&
-    typeof apolloCode === 'string' &&
-    REQUEST_ERROR_CODES.has(apolloCode)
-  ) {
+  const original = queryLimitErrorOf(error) ?? appErrorIn(error) ?? unwrapResolverError(error);
+  if (!(original instanceof AppError) && isRequestRefusal(error)) {
     return {
       message: formatted.message,
       locations: formatted.locations,

@@ -3,6 +3,7 @@ import * as E from '../enums';
 import { enumScalar } from './enum.scalar';
 
 export { UnixTime } from './unix-time.scalar';
+export { IntegerInput } from './integer-input.scalar';
 export { ImageUrl, imageUrl } from './image-url.scalar';
 export { GraphQLJSON as JSONScalar, GraphQLJSONObject as JSONObjectScalar };
 

@@ -17,12 +17,33 @@ export const stringArray = (maxItems?: number): JsonSchema => ({
   ...(maxItems === undefined ? {} : { maxItems }),
 });
 
+/**
+ * An integer field: a JSON integer within bounds, or a string of decimal digits with an
+ * optional leading `-` read as that integer and then bound-checked (semantics §1.1.1).
+ * Booleans, fractions, empty and other strings are invalid.
+ */
+export const integerField = (bounds: { minimum?: number; maximum?: number } = {}): JsonSchema => ({
+  anyOf: [
+    { type: 'integer', ...bounds },
+    { type: 'string', pattern: '^-?[0-9]+$' },
+  ],
+  'x-integer': bounds,
+});
+
+/** A field marked `?` (semantics §7.4): `null` is accepted and means the same as leaving it out. */
+export const optionalField = (schema: JsonSchema): JsonSchema => ({
+  anyOf: [{ type: 'null' }, schema],
+  'x-absent-if-null': true,
+});
+
 /** `[min, max]`, each an integer in range or null; min ≤ max when both are set (semantics §1.9). */
 export const rangePair = (minimum: number, maximum?: number): JsonSchema => ({
   type: 'array',
   minItems: 2,
   maxItems: 2,
-  items: { type: ['integer', 'null'], minimum, ...(maximum === undefined ? {} : { maximum }) },
+  items: {
+    anyOf: [{ type: 'null' }, integerField({ minimum, ...(maximum === undefined ? {} : { maximum }) })],
+  },
   'x-ordered-pair': true,
 });
 
@@ -41,31 +62,6 @@ export const nullableText = (minLength: number, maxLength: number): JsonSchema =
 });
 
 /**
- * A year of at least `minimum`, as a JSON integer or as a decimal string without
- * leading zeros ("2024"), for the one field where the spec allows both (#2).
- */
-export const yearOrNumericString = (minimum: number): JsonSchema => ({
-  anyOf: [
-    { type: 'integer', minimum },
-    { type: 'string', pattern: decimalAtLeast(minimum) },
-  ],
-});
-
-/** A regular expression matching the decimal strings (no sign, no leading zero) of integers ≥ `minimum`. */
-function decimalAtLeast(minimum: number): string {
-  const digits = String(minimum);
-  const longer = `[1-9][0-9]{${digits.length},}`;
-  // Same length as `minimum`: equal up to position i, then a larger digit, then anything.
-  const sameLength = [...digits].map((digit, i) => {
-    if (digit === '9') return null;
-    const rest = digits.length - i - 1;
-    const tail = rest === 0 ? '' : rest === 1 ? '[0-9]' : `[0-9]{${rest}}`;
-    return `${digits.slice(0, i)}[${Number(digit) + 1}-9]${tail}`;
-  });
-  return `^(${[digits, ...sameLength.filter((part) => part !== null), longer].join('|')})$`;
-}
-
-/**
  * `null`, `[]` (both impose nothing) or `[season, year]` with a year of at least
  * `minimumYear` (#2 `airing_season`); any other length, order or type is invalid.
  */
@@ -76,7 +72,7 @@ export const nullableSeasonYear = (seasons: readonly string[], minimumYear: numb
     {
       type: 'array',
       minItems: 2,
-      items: [enumValue(seasons), yearOrNumericString(minimumYear)],
+      items: [enumValue(seasons), integerField({ minimum: minimumYear })],
       additionalItems: false,
     },
   ],
@@ -109,7 +105,7 @@ export const yearsOrSeasonPairs = (seasons: readonly string[]): JsonSchema => ({
         type: 'array',
         minItems: 2,
         maxItems: 2,
-        items: [enumValue(seasons), { type: 'integer', minimum: 1 }],
+        items: [enumValue(seasons), integerField({ minimum: 1 })],
         additionalItems: false,
       },
       'x-ordered-seasons': true,

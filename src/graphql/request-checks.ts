@@ -1,0 +1,100 @@
+import {
+  type ASTNode,
+  coerceInputValue,
+  getNamedType,
+  GraphQLError,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  isInputObjectType,
+  isInputType,
+  type OperationDefinitionNode,
+  OperationTypeNode,
+  typeFromAST,
+} from 'graphql';
+import { getMetadataStorage } from 'type-graphql';
+import { AppError, type RequestLocation, validationError } from '../common/errors/app-error';
+import { inputSpecOf } from '../common/validation/input-specs';
+import { checkObject, isPlainObject, isSafeJson, type ObjectSpec } from '../common/validation/json-schema';
+
+/** GraphQL input type name → the request schema registered for its class. */
+let specsByTypeName: Map<string, ObjectSpec> | undefined;
+
+function specOfInputType(name: string): ObjectSpec | undefined {
+  specsByTypeName ??= new Map(
+    getMetadataStorage().inputTypes.flatMap(({ name: typeName, target }) => {
+      const spec = inputSpecOf(target);
+      return spec ? [[typeName, spec] as const] : [];
+    }),
+  );
+  return specsByTypeName.get(name);
+}
+
+/** Where the REST door would carry a variable: page and size in the query, input objects in the body. */
+function locationOf(variable: string, type: GraphQLInputType): RequestLocation {
+  if (variable === 'page' || variable === 'size') return 'query';
+  return isInputObjectType(getNamedType(type)) ? 'body' : 'path';
+}
+
+/**
+ * The first problem of one variable's value that graphql-js would refuse while coercing
+ * it: undefined when it coerces, else the name to report (for an input object the field
+ * its request schema names first, or the top-level field the coercion failed in; the
+ * variable otherwise; '' when no field can be named). A scalar must also be storable
+ * (no U+0000). Input objects that coerce are checked by their request schemas when
+ * their field runs, in argument order (page and size first).
+ */
+function firstProblem(variable: string, type: GraphQLInputType, value: unknown): string | undefined {
+  let failedAt: string | undefined;
+  coerceInputValue(value, type, (path) => {
+    if (failedAt !== undefined) return;
+    const [first] = path;
+    failedAt = typeof first === 'string' ? first : variable;
+  });
+  const named = getNamedType(type);
+  if (!isInputObjectType(named)) return failedAt ?? (isSafeJson(value) ? undefined : variable);
+  if (failedAt === undefined) return undefined;
+  const spec = specOfInputType(named.name);
+  const checked = spec && isPlainObject(value) ? checkObject(spec, value) : undefined;
+  if (checked && 'violation' in checked) return checked.violation.name ?? '';
+  return failedAt === variable && isPlainObject(value) ? '' : failedAt;
+}
+
+/** A refusal of the request's variables before execution: `system:validation_error`, HTTP 400. */
+function refusal(error: AppError, nodes: readonly ASTNode[]): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes,
+    originalError: error,
+    extensions: { http: { status: 400 } },
+  });
+}
+
+/**
+ * Checks an operation before it runs. Subscriptions are not served over HTTP. Variables
+ * are checked with the same rules and messages as the REST door: `Invalid field <name>
+ * in request <location>` (semantics §1.1, §7.2); graphql-js's own coercion messages
+ * quote the submitted value (a password, a client secret), so no such message reaches
+ * a client. A required variable that is missing is left to graphql-js, whose message
+ * quotes no value.
+ */
+export function checkOperation(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): void {
+  if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
+    // graphql-js's own words, which it would say only once executing (and then with HTTP 200).
+    throw new GraphQLError('Schema is not configured to execute subscription operation.', {
+      nodes: [operation],
+      extensions: { http: { status: 400 } },
+    });
+  }
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    const value = Object.hasOwn(variables, name) ? variables[name] : undefined;
+    const type = typeFromAST(schema, definition.type);
+    if (value === undefined || !type || !isInputType(type)) continue;
+    const problem = firstProblem(name, type, value);
+    if (problem !== undefined)
+      throw refusal(validationError(locationOf(name, type), problem || undefined), [definition]);
+  }
+}
