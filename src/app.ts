@@ -168,11 +168,13 @@ function requestContext(orm: MikroORM, accounts: AccountServices): RequestHandle
   };
 }
 
-/** 408 `timeout` when a request runs past the configured time. */
+/** 408 `timeout` when a request runs past the configured time; its mutation, if any, then rolls back. */
 function requestTimeout(ms: number): RequestHandler {
   return (_req, res, next) => {
     const timer = setTimeout(() => {
-      if (!res.headersSent) sendError(res, new AppError('timeout'), contextOf(res).language);
+      // A mutation whose commit is under way is answered by the commit's outcome instead.
+      const context = contextOf(res);
+      if (!res.headersSent && context.transaction.expire()) sendError(res, new AppError('timeout'), context.language);
     }, ms);
     timer.unref();
     res.on('close', () => clearTimeout(timer));

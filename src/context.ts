@@ -16,6 +16,8 @@ import type { Language } from './common/errors/app-error';
 export class RequestTransaction {
   /** Effects to run after the commit; undefined while no transaction is open. */
   private effects: (() => void)[] | undefined;
+  private committing = false;
+  private expired = false;
 
   constructor(private readonly em: EntityManager) {}
 
@@ -28,15 +30,36 @@ export class RequestTransaction {
     this.effects = [];
   }
 
-  /** Flushes and commits, then runs the deferred effects; rolls back when that fails. */
+  /**
+   * The request ran out of time (`REQUEST_TIMEOUT_MS`): true when it may be answered as
+   * failed, so that nothing will commit; false when the commit is already under way, and
+   * its outcome is the answer.
+   */
+  expire(): boolean {
+    if (this.committing) return false;
+    this.expired = true;
+    return true;
+  }
+
+  /**
+   * Flushes and commits, then runs the deferred effects; rolls back when that fails,
+   * or when the request was already answered as timed out.
+   */
   async commit(): Promise<void> {
+    if (this.expired) {
+      await this.rollback();
+      return;
+    }
     const effects = this.effects ?? [];
     this.effects = undefined;
+    this.committing = true;
     try {
       await this.em.commit();
     } catch (error) {
       await this.abandon();
       throw error;
+    } finally {
+      this.committing = false;
     }
     for (const effect of effects) effect();
   }
@@ -93,6 +116,15 @@ export class RequestContext {
   /** Runs `effect` after the request's transaction commits (at once outside a mutation). */
   afterCommit(effect: () => void): void {
     this.transaction.afterCommit(effect);
+  }
+
+  /**
+   * Forgets every DataLoader's cache. The root fields of a mutation run one after
+   * another, and each answers as it would alone: what an earlier one loaded may have
+   * changed since (its own write, or the one before).
+   */
+  forgetLoaded(): void {
+    this.loaders.clear();
   }
 
   /** The request's DataLoader under `key`, created on first use. */

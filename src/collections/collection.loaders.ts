@@ -48,14 +48,6 @@ export function collectionItems(ctx: RequestContext, preview: boolean) {
   );
 }
 
-/**
- * Forgets the items loaded for `collection`: a write that changed them answers with
- * the new ones, even after an earlier root field of its mutation document loaded them.
- */
-export function forgetCollectionItems(ctx: RequestContext, collection: string): void {
-  for (const preview of [false, true]) collectionItems(ctx, preview).clear(collection);
-}
-
 /** Catalog items, persons and characters by reference, one query per kind and request. */
 export function collectionContent(ctx: RequestContext, kind: CollectionContentType) {
   return ctx.loader(

@@ -31,7 +31,6 @@ import {
   collectionContent,
   collectionItems,
   type CollectionContent,
-  forgetCollectionItems,
   usersByReference,
 } from './collection.loaders';
 import {
@@ -92,9 +91,7 @@ export class CollectionResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Collection> {
     const viewer = await ctx.auth.required();
-    const collection = await updateCollection(ctx.em, viewer, pathReference(reference, 'reference'), input);
-    forgetCollectionItems(ctx, collection.reference);
-    return collection;
+    return updateCollection(ctx.em, viewer, pathReference(reference, 'reference'), input);
   }
 
   @Authorized()

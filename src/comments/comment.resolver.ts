@@ -100,8 +100,6 @@ export class CommentResolver {
   ): Promise<Comment> {
     const viewer = await ctx.auth.required();
     const comment = await editComment(ctx.em, viewer, pathReference(reference, 'comment_reference'), input);
-    // An earlier edit in the same mutation document may have counted the versions already.
-    versionCounts(ctx).clear(comment.reference);
     return comment;
   }
 

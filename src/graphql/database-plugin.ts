@@ -47,7 +47,8 @@ async function settle({ contextValue, response }: Settled): Promise<void> {
  * (they run through `executeOperation`):
  * - a mutation runs in one transaction on the request's entity manager, begun before
  *   the first root field and committed only after the response is resolved, so that a
- *   write is answered as a success exactly when it committed;
+ *   write is answered as a success exactly when it committed (and one answered 408
+ *   never commits); each of its root fields starts with empty DataLoaders;
  * - a response whose only errors are `system:unavailable` answers HTTP 503 with
  *   `Retry-After`, as REST does.
  */
@@ -71,7 +72,14 @@ export function databasePlugin(): ApolloServerPlugin<RequestContext> {
         },
         async executionDidStart(requestContext) {
           if (!requestContext.contextValue.transaction.open) return;
+          let rootFields = 0;
           return {
+            willResolveField({ info }) {
+              // A later root field must not answer from what an earlier one loaded.
+              if (info.path.prev === undefined && (rootFields += 1) > 1) {
+                requestContext.contextValue.forgetLoaded();
+              }
+            },
             // With an error execution threw and Apollo answers with it: nothing to keep.
             async executionDidEnd(error) {
               if (error) await requestContext.contextValue.transaction.rollback();

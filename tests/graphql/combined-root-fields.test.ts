@@ -1,4 +1,5 @@
 import type { Anime } from '../../src/catalog/anime.entity';
+import { ArticleFields } from '../../src/articles/article.routes';
 import { ClientFields, TokenInfoFields } from '../../src/clients/clients.fragments';
 import { CollectionFields } from '../../src/collections/collections.fragments';
 import { CommentFlat, CommentTree } from '../../src/comments/comment.routes';
@@ -6,6 +7,7 @@ import { documentOf, type Fragment } from '../../src/rest/fragments';
 import { account } from '../clients/helpers';
 import { animeSlugs, buildCollection, collectionBody } from '../collections/helpers';
 import { buildComment, recount } from '../comments/helpers';
+import { articleBody } from '../articles/helpers';
 import { buildAnime, buildClient, buildToken, buildUser } from '../factories';
 import { gql, type CallOptions } from '../setup/clients';
 import { useTestApp } from '../setup/harness';
@@ -269,5 +271,35 @@ describe('clients: the owner-only secret in one document', () => {
     expect(asObject(await alone(fields.lookUp, thirdParty)).secret).toBeNull();
 
     await expectEachAnswersAsAlone(fields, thirdParty);
+  });
+});
+
+describe('articles: two writes in one mutation', () => {
+  it('two updates of one article: the second answers its own tags, as a read afterwards does', async () => {
+    const author = await account(t.orm, { role: 'admin' });
+    const created = await send(
+      { article: field('createArticle(input: $input) { slug }') },
+      author.as,
+      'mutation',
+      { input: articleBody({ tags: ['anime'] }) },
+      '($input: ArticleInput!)',
+    );
+    const slug = String(asObject(created.article).slug);
+    const update = (input: string) =>
+      field(`updateArticle(slug: ${str(slug)}, input: $${input}) { ...ArticleFields }`, ArticleFields);
+    const data = await send(
+      { first: update('first'), second: update('second') },
+      author.as,
+      'mutation',
+      { first: articleBody({ tags: ['manga'] }), second: articleBody({ tags: ['novel', 'anime'] }) },
+      '($first: ArticleInput!, $second: ArticleInput!)',
+    );
+    const afterwards = await alone(
+      field(`article(slug: ${str(slug)}) { ...ArticleFields }`, ArticleFields),
+      author.as,
+    );
+    expect(asList(asObject(data.second).tags).map((tag) => asObject(tag).name)).toEqual(['novel', 'anime']);
+    // The read counts a view; everything else matches the second write's answer.
+    expect({ ...asObject(data.second), views: 0 }).toEqual({ ...asObject(afterwards), views: 0 });
   });
 });

@@ -4,11 +4,13 @@ import { Follow } from '../../src/accounts/follow.entity';
 import { User } from '../../src/accounts/user.entity';
 import { Article } from '../../src/articles/article.entity';
 import { hashSecret, newTokenSecret } from '../../src/common/auth/secrets';
-import { RequestContext } from '../../src/context';
+import { RequestContext, RequestTransaction } from '../../src/context';
+import { WatchEntry } from '../../src/lists/watch-entry.entity';
 import { actionsOf, signupBody, storedUser, useAccountsApp } from '../accounts/helpers';
 import { articleBody } from '../articles/helpers';
-import { buildToken, buildUser } from '../factories';
-import { gql } from '../setup/clients';
+import { buildAnime, buildToken, buildUser } from '../factories';
+import { startHttpApp } from '../http/http-app';
+import { gql, rest } from '../setup/clients';
 import { useTestApp } from '../setup/harness';
 
 const HOUR = 60 * 60 * 1000;
@@ -159,3 +161,47 @@ describe('the services inside the request transaction', () => {
     expect(await t.orm.em.fork().count(Article, { author: caller.reference })).toBe(1);
   }, 10_000);
 });
+
+describe('a mutation answered 408 timeout', () => {
+  const t = useTestApp();
+
+  it('never commits, even when its work finishes after the answer', async () => {
+    const { app, stop } = await startHttpApp(t.orm, { REQUEST_TIMEOUT_MS: '1000' });
+    try {
+      const user = await buildUser(t.orm);
+      const token = await buildToken(t.orm, user);
+      await buildAnime(t.orm, { slug: 'frieren' });
+      // Another session holds the caller's row, so the write waits past the request's time.
+      const blocker = t.orm.em.fork();
+      await blocker.begin();
+      await blocker.execute('select 1 from "user" where reference = ? for update', [user.reference]);
+      let settled: Promise<void> | undefined;
+      const commit = RequestTransaction.prototype.commit;
+      jest.spyOn(RequestTransaction.prototype, 'commit').mockImplementation(function (
+        this: RequestTransaction,
+      ) {
+        settled = commit.call(this);
+        return settled;
+      });
+
+      const res = await rest(app, 'PUT', '/watch/frieren', { status: 'planned' }, { token });
+      expect(res.status).toBe(408);
+      expect(res.body.code).toBe('timeout');
+
+      await blocker.commit();
+      await waitFor(() => settled !== undefined);
+      await settled;
+      expect(await t.orm.em.fork().count(WatchEntry, {})).toBe(0);
+    } finally {
+      await stop();
+    }
+  }, 15_000);
+});
+
+/** Polls `condition` every 20 ms, for at most 5 s. */
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > 5000) throw new Error('condition not met within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
