@@ -14,9 +14,10 @@ import { requestScope } from './common/request-scope';
 import type { Config } from './config';
 import { RequestContext } from './context';
 import { databasePlugin } from './graphql/database-plugin';
+import { requestChecksPlugin } from './graphql/request-checks';
 import { graphqlLimitOptions } from './graphql/limits';
 import { playgroundRouter } from './graphql/playground';
-import { contextOf, isBodyParserError, parseJsonBody, sendError, sendRequestError } from './http';
+import { contextOf, readJsonBody, sendError, sendRequestError } from './http';
 import { httpCaching } from './http/caching';
 import { graphqlMethods, optionsRouter, rejectBrokenEncoding } from './http/methods';
 import { corsMiddleware } from './http/cors';
@@ -82,7 +83,12 @@ export async function buildApp({
     parseOptions: limits.parseOptions,
     validationRules: limits.validationRules,
     csrfPrevention: true,
-    plugins: [ApolloServerPluginLandingPageDisabled(), limits.plugin, databasePlugin()],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      requestChecksPlugin(),
+      limits.plugin,
+      databasePlugin(),
+    ],
   });
   await apollo.start();
 
@@ -129,7 +135,10 @@ export async function buildApp({
 
   app.use(playgroundRouter());
   app.all('/graphql', graphqlMethods);
-  app.post('/graphql', parseJsonBody);
+  app.post(
+    '/graphql',
+    readJsonBody((req, res) => sendRequestError(req, res, validationError('body'))),
+  );
   // Exactly /graphql: anything below it (a trailing slash, unknown assets) is the app's 404.
   app.all('/graphql', expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) }));
   app.use(openApiRouter(schema, routes));
@@ -174,7 +183,8 @@ function requestTimeout(ms: number): RequestHandler {
     const timer = setTimeout(() => {
       // A mutation whose commit is under way is answered by the commit's outcome instead.
       const context = contextOf(res);
-      if (!res.headersSent && context.transaction.expire()) sendError(res, new AppError('timeout'), context.language);
+      if (!res.headersSent && context.transaction.expire())
+        sendError(res, new AppError('timeout'), context.language);
     }, ms);
     timer.unref();
     res.on('close', () => clearTimeout(timer));
@@ -182,13 +192,8 @@ function requestTimeout(ms: number): RequestHandler {
   };
 }
 
-/**
- * Body-parser failures and anything else that reached express. Every body-parser
- * refusal (malformed or empty JSON, an unsupported charset or content encoding, an
- * aborted upload) names no field: `Invalid field in request body` (semantics §1.1.1).
- */
+/** An oversized body (413) and anything else that reached express. */
 const errorHandler: ErrorRequestHandler = (error: { type?: unknown }, req, res, _next) => {
   if (error.type === 'entity.too.large') sendRequestError(req, res, new AppError('system:payload_too_large'));
-  else if (isBodyParserError(error)) sendRequestError(req, res, validationError('body'));
   else sendRequestError(req, res, asAppError(error));
 };

@@ -16,6 +16,7 @@ import type { Language } from './common/errors/app-error';
 export class RequestTransaction {
   /** Effects to run after the commit; undefined while no transaction is open. */
   private effects: (() => void)[] | undefined;
+  /** Set from the moment the commit is sent: the request's answer is then the commit's outcome. */
   private committing = false;
   private expired = false;
 
@@ -53,13 +54,15 @@ export class RequestTransaction {
     const effects = this.effects ?? [];
     this.effects = undefined;
     this.committing = true;
+    // Services flush their own work (their transactions are savepoints); whatever else
+    // sits changed in memory (an entity touched before a refusal) is not theirs to keep,
+    // and MikroORM's commit would flush it.
+    this.em.clear();
     try {
       await this.em.commit();
     } catch (error) {
       await this.abandon();
       throw error;
-    } finally {
-      this.committing = false;
     }
     for (const effect of effects) effect();
   }

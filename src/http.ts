@@ -1,33 +1,36 @@
-import express, { type Request, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { AppError, Language } from './common/errors/app-error';
 import { errorBody } from './common/errors/render';
 import type { RequestContext } from './context';
 import { RETRY_AFTER_SECONDS } from './db/unavailable';
 
-/** The `type` body-parser gives the refusal of an empty or whitespace-only body. */
-const EMPTY_BODY = 'entity.empty';
-
 /**
- * The JSON body parser of `/graphql` and the REST routes: bodies up to 1 MiB, any JSON
- * value. An empty or whitespace-only body is refused (body-parser would read it as
- * `{}`, which means "apply the defaults", semantics §7.3).
+ * The JSON body parser: bodies up to 1 MiB, any JSON value. An empty or whitespace-only
+ * body is refused (body-parser would read it as `{}`, which means "apply the defaults",
+ * semantics §7.3).
  */
-export const parseJsonBody = express.json({
+const parseJsonBody = express.json({
   limit: '1mb',
   strict: false,
   verify: (_req, _res, body) => {
-    if (body.toString('latin1').trim() === '')
-      throw Object.assign(new Error('Empty body'), { type: EMPTY_BODY });
+    if (body.toString('latin1').trim() === '') throw new Error('Empty body');
   },
 });
 
 /**
- * Whether `error` is body-parser's refusal of a request body: all carry a 4xx status
- * (a broken content encoding comes as zlib's own error with status 400 and no `type`).
+ * Parses a JSON body (when the Content-Type says JSON) for `/graphql` and the REST
+ * routes. An oversized body goes to the app's error handler (413); any other refusal
+ * (malformed or empty JSON, an unsupported charset, a broken or unknown content
+ * encoding, an aborted upload) names no field and is handed to `refused`.
  */
-export function isBodyParserError(error: unknown): boolean {
-  const { status } = (error ?? {}) as { status?: unknown };
-  return typeof status === 'number' && status >= 400 && status < 500;
+export function readJsonBody(refused: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    parseJsonBody(req, res, (error?: unknown) => {
+      if (!error) next();
+      else if ((error as { type?: unknown }).type === 'entity.too.large') next(error);
+      else refused(req, res, next);
+    });
+  };
 }
 
 /** The request context that app.ts attaches to every response's locals. */

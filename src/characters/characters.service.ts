@@ -32,12 +32,16 @@ export async function novelCharacters(
   return toPage(list, total, args);
 }
 
-/** Whether the character appears in at least one live anime, manga or novel. */
+/**
+ * Whether the character appears in at least one live anime, manga or novel. Through the
+ * entity manager, so that inside a mutation (a comment write) it runs on the request's
+ * transaction instead of waiting for a second pooled connection.
+ */
 export async function hasLiveAppearance(
   em: EntityManager,
   character: Pick<Character, 'reference'>,
 ): Promise<boolean> {
-  const [row] = await em.getConnection().execute<{ linked: boolean }[]>(
+  const [row] = await em.execute<{ linked: boolean }[]>(
     `select exists (
        select 1 from appearance a
          left join anime on anime.reference = a.anime_reference

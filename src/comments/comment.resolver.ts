@@ -99,8 +99,7 @@ export class CommentResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<Comment> {
     const viewer = await ctx.auth.required();
-    const comment = await editComment(ctx.em, viewer, pathReference(reference, 'comment_reference'), input);
-    return comment;
+    return editComment(ctx.em, viewer, pathReference(reference, 'comment_reference'), input);
   }
 
   @Authorized()

@@ -78,27 +78,43 @@ function causeOf(error: unknown): string {
 /**
  * Counts requests that failed because the database was unreachable and reports them
  * in one line at most every {@link SUMMARY_INTERVAL_MS}: the first failure after a quiet
- * spell at once, later ones in the next summary. Each failure itself is logged only
- * by the request log, in one line without a stack.
+ * spell at once, later ones when their interval ends (so the last seconds of an outage
+ * are reported too). Each failure itself is logged only by the request log, in one
+ * line without a stack.
  */
 export class OutageReport {
   /** The requests that failed since the last summary (one GraphQL request may fail in several fields). */
   private readonly failed = new Set<string>();
   private since: number | undefined;
   private lastSummary = Number.NEGATIVE_INFINITY;
+  /** Where and why to report the failures counted since the last summary. */
+  private pending: { log: Logger | undefined; cause: string } | undefined;
+  private timer: NodeJS.Timeout | undefined;
 
-  record(log: Logger | undefined, error: unknown, requestId: string, now = Date.now()): void {
+  record(log: Logger | undefined, error: unknown, requestId: string): void {
+    const now = Date.now();
     this.failed.add(requestId);
     this.since ??= now;
-    if (now - this.lastSummary < SUMMARY_INTERVAL_MS) return;
+    this.pending = { log, cause: causeOf(error) };
+    const wait = this.lastSummary + SUMMARY_INTERVAL_MS - now;
+    if (wait <= 0) this.summarize();
+    else this.timer ??= setTimeout(() => this.summarize(), wait).unref();
+  }
+
+  private summarize(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const now = Date.now();
     const failed = this.failed.size;
-    const seconds = Math.max(1, Math.round((now - this.since) / 1000));
-    log?.warn(
-      { failed, seconds, cause: causeOf(error) },
+    if (!this.pending || failed === 0) return;
+    const seconds = Math.max(1, Math.round((now - (this.since ?? now)) / 1000));
+    this.pending.log?.warn(
+      { failed, seconds, cause: this.pending.cause },
       `database unavailable: ${failed} ${failed === 1 ? 'request' : 'requests'} failed in the last ${seconds}s`,
     );
     this.failed.clear();
     this.since = undefined;
+    this.pending = undefined;
     this.lastSummary = now;
   }
 }

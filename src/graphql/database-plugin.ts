@@ -59,7 +59,8 @@ export function databasePlugin(): ApolloServerPlugin<RequestContext> {
         // The last hook before execution that may answer instead of it: a transaction
         // that cannot begin means the database cannot be reached.
         async responseForOperation({ operation, contextValue }) {
-          if (operation.operation !== 'mutation') return null;
+          // No operation (unknown or ambiguous name): Apollo answers that refusal itself.
+          if (operation?.operation !== 'mutation') return null;
           try {
             await contextValue.transaction.begin();
             return null;

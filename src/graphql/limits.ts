@@ -54,7 +54,6 @@ import {
 } from 'graphql';
 import { AppError } from '../common/errors/app-error';
 import { SIZE_DEFAULT, SIZE_MAX } from '../common/pagination/pagination';
-import { checkOperation } from './request-checks';
 
 export type QueryLimit = 'depth' | 'cost' | 'aliases' | 'tokens';
 
@@ -285,7 +284,6 @@ export function costLimitPlugin<Context extends object>({
       return {
         async didResolveOperation({ schema, document, operation, request }) {
           if (!operation) return;
-          checkOperation(schema, operation, request.variables ?? {});
           cost = operationCost(schema, document, operation, request.variables ?? {});
           if (cost > maxCost) throw queryTooComplex('cost', cost, maxCost, [operation]);
         },

@@ -1,3 +1,4 @@
+import type { ApolloServerPlugin } from '@apollo/server';
 import {
   type ASTNode,
   coerceInputValue,
@@ -76,7 +77,7 @@ function refusal(error: AppError, nodes: readonly ASTNode[]): GraphQLError {
  * a client. A required variable that is missing is left to graphql-js, whose message
  * quotes no value.
  */
-export function checkOperation(
+function checkOperation(
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,
@@ -97,4 +98,17 @@ export function checkOperation(
     if (problem !== undefined)
       throw refusal(validationError(locationOf(name, type), problem || undefined), [definition]);
   }
+}
+
+/** Apollo plugin: {@link checkOperation} once the operation is known, before anything runs. */
+export function requestChecksPlugin<Context extends object>(): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ schema, operation, request }) {
+          if (operation) checkOperation(schema, operation, request.variables ?? {});
+        },
+      };
+    },
+  };
 }

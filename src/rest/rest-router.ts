@@ -2,25 +2,16 @@ import type { ApolloServer } from '@apollo/server';
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { asAppError } from '../common/errors/render';
 import type { RequestContext } from '../context';
-import { contextOf, parseJsonBody, sendError, sendErrorBody } from '../http';
+import { contextOf, readJsonBody, sendError, sendErrorBody } from '../http';
 import { methodNotAllowed } from '../http/methods';
 import { validateRouteInput } from './input-validation';
 import { expressPath, type RestRoute, type RouteInput, routesByPath } from './route';
 
-/**
- * Parses a JSON body when the Content-Type says JSON. A malformed body is left undefined
- * for the body schema to report; an oversized one goes to the app's error handler.
- */
-const jsonBody: RequestHandler = (req, res, next) => {
-  parseJsonBody(req, res, (error?: unknown) => {
-    if ((error as { type?: string } | undefined)?.type === 'entity.too.large') {
-      next(error);
-      return;
-    }
-    if (error) req.body = undefined;
-    next();
-  });
-};
+/** A body that cannot be read is left undefined, for the body schema to report (after authentication). */
+const jsonBody = readJsonBody((req, _res, next) => {
+  req.body = undefined;
+  next();
+});
 
 function defaultVariables({ path, query, body }: RouteInput): Record<string, unknown> {
   return { ...path, ...query, ...(body === undefined ? {} : { input: body }) };

@@ -124,7 +124,10 @@ describe('a database that cannot be reached', () => {
 });
 
 describe('the outage summary', () => {
-  it('reports the first failure at once, then at most one line every 5 seconds', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('reports the first failure at once, then at most one line every 5 seconds, the last window too', () => {
+    jest.useFakeTimers({ now: 100_000 });
     const lines: Record<string, unknown>[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const report = new OutageReport();
@@ -140,13 +143,22 @@ describe('the outage summary', () => {
       [6_000, 'e'],
       [7_000, 'f'],
     ];
-    for (const [at, request] of failures) report.record(log, refused, request, 100_000 + at);
-
+    let clock = 0;
+    for (const [at, request] of failures) {
+      // Moves the clock, running the summaries that fall due on the way.
+      jest.advanceTimersByTime(at - clock);
+      clock = at;
+      report.record(log, refused, request);
+    }
+    jest.advanceTimersByTime(10_000);
     expect(lines.map((line) => line.msg)).toEqual([
       'database unavailable: 1 request failed in the last 1s',
-      'database unavailable: 4 requests failed in the last 5s',
+      // b, c, d: reported when their 5-second window closes, without waiting for another failure.
+      'database unavailable: 3 requests failed in the last 4s',
+      // e, f: the outage's last window, reported though nothing fails after it.
+      'database unavailable: 2 requests failed in the last 4s',
     ]);
     // The driver's words only: the SQL in front of them may carry values.
-    expect(lines[1]).toMatchObject({ failed: 4, seconds: 5, cause: 'connect ECONNREFUSED 127.0.0.1:5432' });
+    expect(lines[1]).toMatchObject({ failed: 3, seconds: 4, cause: 'connect ECONNREFUSED 127.0.0.1:5432' });
   });
 });

@@ -8,9 +8,11 @@ import { RequestContext, RequestTransaction } from '../../src/context';
 import { WatchEntry } from '../../src/lists/watch-entry.entity';
 import { actionsOf, signupBody, storedUser, useAccountsApp } from '../accounts/helpers';
 import { articleBody } from '../articles/helpers';
-import { buildAnime, buildToken, buildUser } from '../factories';
+import { createOrm } from '../../src/db/database';
+import { buildAnime, buildAppearance, buildCharacter, buildToken, buildUser } from '../factories';
 import { startHttpApp } from '../http/http-app';
 import { gql, rest } from '../setup/clients';
+import { resetDatabase, workerDatabaseUrl } from '../setup/db';
 import { useTestApp } from '../setup/harness';
 
 const HOUR = 60 * 60 * 1000;
@@ -205,3 +207,23 @@ async function waitFor(condition: () => boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe('a mutation holds one pooled connection', () => {
+  it('writes a comment on a character with a pool of one connection (every statement on the transaction)', async () => {
+    const orm = await createOrm(await workerDatabaseUrl(), { poolMax: 1 });
+    const { app, stop } = await startHttpApp(orm, { REQUEST_TIMEOUT_MS: '4000' });
+    try {
+      await resetDatabase(orm);
+      const user = await buildUser(orm);
+      const token = await buildToken(orm, user);
+      const character = await buildCharacter(orm, { slug: 'frieren' });
+      await buildAppearance(orm, character, { anime: await buildAnime(orm, { slug: 'sousou' }) });
+      const res = await rest(app, 'PUT', '/comments/character/frieren', { text: 'A mage' }, { token });
+      expect(res.status).toBe(200);
+      expect(res.body.text).toBe('A mage');
+    } finally {
+      await stop();
+      await orm.close();
+    }
+  }, 15_000);
+});

@@ -33,21 +33,36 @@ export function errorBody(error: AppError, language: Language): ErrorBody {
   return { message: error.message_in(language), code: error.code };
 }
 
+// Apollo's codes for the documents and requests it refuses before execution.
+const REFUSAL_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'OPERATION_RESOLUTION_FAILURE',
+]);
+
 /**
- * Whether graphql-js or Apollo refused the request itself before running anything: a
+ * The HTTP status of a request graphql-js or Apollo refused before running anything (a
  * document that does not parse or validate, an unknown operation, a missing body, an
- * unsupported persisted-query version. Such errors are GraphQLErrors (possibly wrapping
- * one another) that carry neither a field path (resolver errors do) nor an underlying
- * error of another kind (failures of this service do).
+ * unsupported persisted-query version, a mutation over GET), or undefined when `error`
+ * is no such refusal. Refusals are GraphQLErrors, possibly wrapping one another, with
+ * no field path (resolver errors have one) and no underlying failure of this service,
+ * or an error Apollo marked with one of its refusal codes.
  */
-function isRequestRefusal(error: unknown): boolean {
+function refusalStatus(error: unknown, apolloCode: unknown): number | undefined {
+  let status: unknown;
   let current: unknown = error;
-  // Apollo wraps graphql-js's refusals in its own classes (originalError: the refusal).
   for (let hops = 0; current instanceof GraphQLError && hops < 4; hops += 1) {
-    if (current.path !== undefined) return false;
+    if (current.path !== undefined) return undefined;
+    status ??= (current.extensions.http as { status?: unknown } | undefined)?.status;
     current = current.originalError;
   }
-  return current === undefined;
+  if (current !== undefined && !(typeof apolloCode === 'string' && REFUSAL_CODES.has(apolloCode)))
+    return undefined;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : 400;
 }
 
 /** The AppError behind a GraphQL error raised before execution (its `originalError` chain), if any. */
@@ -64,15 +79,18 @@ function appErrorIn(error: unknown): AppError | undefined {
  * Apollo's `formatError`: every GraphQL error gets the catalog `code` in
  * `extensions.code` and the status the equivalent REST call would answer in
  * `extensions.http.status`. Requests refused before execution keep graphql-js's (or
- * Apollo's) message: `system:validation_error`, HTTP 400.
+ * Apollo's) message: `system:validation_error` with HTTP 400 (or Apollo's own 4xx),
+ * `system:method_not_allowed` for a mutation sent over GET.
  */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = queryLimitErrorOf(error) ?? appErrorIn(error) ?? unwrapResolverError(error);
-  if (!(original instanceof AppError) && isRequestRefusal(error)) {
+  const refused = original instanceof AppError ? undefined : refusalStatus(error, formatted.extensions?.code);
+  if (refused !== undefined) {
+    const code = refused === 405 ? 'system:method_not_allowed' : 'system:validation_error';
     return {
       message: formatted.message,
       locations: formatted.locations,
-      extensions: { code: 'system:validation_error', http: { status: 400 } },
+      extensions: { code, http: { status: refused } },
     };
   }
   const appError = asAppError(original);

@@ -11,9 +11,10 @@ export const IntegerInput = new GraphQLScalarType<unknown, number>({
   description: 'An integer, or a string of decimal digits with an optional leading "-" read as that integer.',
   serialize: (value) => value as number,
   parseValue: (value) => value,
+  // A float literal passes too, as a JSON body's `13.0` does; the schema refuses fractions.
   parseLiteral(ast) {
-    if (ast.kind === Kind.INT) return Number(ast.value);
+    if (ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return Number(ast.value);
     if (ast.kind === Kind.STRING) return ast.value;
-    throw new GraphQLError('IntegerInput must be an integer or a string of decimal digits');
+    throw new GraphQLError('IntegerInput must be an integer or a string of decimal digits', { nodes: ast });
   },
 });
