@@ -13,7 +13,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**', 'src/**/*-cli.ts', 'src/main.ts', 'tests/setup/**'],
+    files: ['scripts/**', 'src/**/*-cli.ts', 'src/main.ts', 'src/server.ts', 'tests/setup/**'],
     rules: { 'no-console': 'off' },
   },
   {

@@ -1,0 +1,74 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { createOrm, EMBEDDED_DATA_DIR, migrate, openDatabase } from './db/database';
+import { EmbeddedPostgresError } from './db/embedded';
+import { seedDemoDataIfEmpty } from './import/demo-data';
+import { createLogger } from './logger';
+import { startNewEpisodeJob } from './notifications/new-episode-job';
+import { exampleMangaSlug } from './catalog/catalog.service';
+
+/** The service: config → database → migrations → demo data → app → listen; clean shutdown on signals. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config);
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    log: (line) => log.debug({ postgres: line }),
+  });
+  const orm = await createOrm(database.url);
+  const applied = await migrate(orm);
+  if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
+  if (config.demoData) await seedDemoDataIfEmpty(orm, log);
+
+  const { app, stop: stopApp } = await buildApp({ orm, config, log });
+  const newEpisodes = startNewEpisodeJob(orm, log);
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(config.port, config.host, () => resolve(listening));
+    listening.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const base = `http://${config.host}:${port}`;
+  console.log(`REST API:   ${base}/   (reference: ${base}/docs, OpenAPI: ${base}/openapi.json)`);
+  console.log(`GraphQL:    ${base}/graphql   (playground in a browser)`);
+  console.log(
+    `Database:   ${database.mode === 'embedded' ? `embedded PostgreSQL (${EMBEDDED_DATA_DIR})` : 'DATABASE_URL'}`,
+  );
+  console.log(`Email:      ${config.smtpUrl ? 'SMTP (SMTP_URL)' : 'written to the log (SMTP_URL is unset)'}`);
+  const example = await exampleMangaSlug(orm.em.fork());
+  if (example) console.log(`Try:        ${base}/manga/${example}`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    // Stop accepting, let requests in flight finish, then release the pool and the database.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await closed;
+    await stopApp();
+    await newEpisodes.stop();
+    await orm.close();
+    await database.stop();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(2);
+  }
+  if (error instanceof EmbeddedPostgresError) {
+    console.error(`Embedded PostgreSQL: ${error.message}`);
+    process.exit(1);
+  }
+  console.error(error);
+  process.exit(1);
+});
