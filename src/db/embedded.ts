@@ -53,7 +53,7 @@ const PASSWORD = 'postgres';
  * it (a copy of the binaries, and data directories moved out of the checkout). A
  * root-only system folder: nobody else can plant files there, and it survives reboots.
  */
-export const ROOT_STATE_DIR = '/var/lib/catalog-service';
+const ROOT_STATE_DIR = '/var/lib/catalog-service';
 /** macOS has no C.UTF-8 locale. */
 const UTF8_CTYPE = process.platform === 'darwin' ? 'en_US.UTF-8' : 'C.UTF-8';
 const FIX_HINT = 'or set DATABASE_URL to use another PostgreSQL';

@@ -166,7 +166,7 @@ function readField(schema: JsonSchema, value: unknown): { value: unknown } | 'in
 }
 
 /** How deep a request value may nest; the deepest valid one (an article document) stays far below. */
-export const MAX_VALUE_DEPTH = 64;
+const MAX_VALUE_DEPTH = 64;
 
 /**
  * Whether a JSON value can be checked and stored safely: nested at most
