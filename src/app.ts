@@ -16,6 +16,7 @@ import { RequestContext } from './context';
 import { databasePlugin } from './graphql/database-plugin';
 import { requestChecksPlugin } from './graphql/request-checks';
 import { graphqlLimitOptions } from './graphql/limits';
+import { OperationRunner } from './graphql/runner';
 import { playgroundRouter } from './graphql/playground';
 import { contextOf, readJsonBody, sendError, sendRequestError } from './http';
 import { httpCaching } from './http/caching';
@@ -64,12 +65,13 @@ export async function buildApp({
   mailer,
 }: AppDependencies): Promise<App> {
   const accounts = createAccountServices(config, log, mailer);
-  const limits = graphqlLimitOptions<RequestContext>({
+  const limitValues = {
     maxDepth: config.graphqlMaxDepth,
     maxCost: config.graphqlMaxCost,
     maxAliases: config.graphqlMaxAliases,
     maxTokens: config.graphqlMaxTokens,
-  });
+  };
+  const limits = graphqlLimitOptions<RequestContext>(limitValues);
   // Built once: Apollo executes it, the OpenAPI document is derived from it.
   const schema = await buildAppSchema();
   const apollo = new ApolloServer<RequestContext>({
@@ -143,7 +145,7 @@ export async function buildApp({
   app.all('/graphql', expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) }));
   app.use(openApiRouter(schema, routes));
   app.use(httpCaching(routes, config));
-  app.use(restRouter(routes, apollo));
+  app.use(restRouter(routes, new OperationRunner(schema, limitValues, orm.getMetadata())));
 
   app.use((_req, res) => sendError(res, new AppError('system:not_found'), contextOf(res).language));
   app.use(errorHandler);

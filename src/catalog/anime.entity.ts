@@ -10,6 +10,7 @@ import {
 } from '../common/scalars';
 import { ReferencedEntity } from '../db/base.entity';
 import { CatalogTitle } from './catalog-title.entity';
+import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
 import { AnimeCompany } from './company.entity';
 
 @ObjectType()
@@ -92,3 +93,5 @@ export class AiringEpisode extends ReferencedEntity {
   @Index()
   airing_at!: Date;
 }
+
+sqlFields(Anime, { data_type: sqlValue(() => `'anime'`) });

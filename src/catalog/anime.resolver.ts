@@ -6,7 +6,7 @@ import { Anime } from './anime.entity';
 import { CatalogTitleFields } from './title-fields';
 
 @Resolver(() => Anime)
-export class AnimeResolver extends CatalogTitleFields(Anime) {
+export class AnimeResolver extends CatalogTitleFields(Anime, 'anime') {
   @FieldResolver(() => [WatchEntry], {
     description: "The caller's own watch entry (at most one); [] when anonymous.",
   })

@@ -4,6 +4,7 @@ import type { ReleaseStatus } from '../common/enums';
 import { ImageUrl, ReleaseStatusScalar, UnixTime } from '../common/scalars';
 import { ReferencedEntity } from '../db/base.entity';
 import type { Franchise } from '../franchises/franchise.entity';
+import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
 import { Genre } from './genre.entity';
 
 /**
@@ -150,3 +151,5 @@ export abstract class CatalogTitle extends ReferencedEntity {
   @Property({ type: 'datetime', nullable: true })
   updated: Date | null = null;
 }
+
+sqlFields(CatalogTitle, { has_franchise: sqlValue((title) => `${title}.franchise_reference is not null`) });

@@ -3,6 +3,7 @@ import DataLoader from 'dataloader';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { READ_STATUSES, type ReadStatus } from '../common/enums';
 import type { RequestContext } from '../context';
+import { sqlRowType } from '../graphql/sql-plan/fields';
 import { ReadEntry } from '../lists/read-entry.entity';
 
 /** Read-list statistics of a manga (semantics §6.2): counts by status and by score 1..10. */
@@ -24,6 +25,9 @@ export class MangaStats {
   @Field(() => Int) score_9 = 0;
   @Field(() => Int) score_10 = 0;
 }
+
+// Its SQL form is the row of counts its `stats` field selects (manga.resolver.ts).
+sqlRowType(MangaStats);
 
 type ScoreKey = `score_${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10}`;
 

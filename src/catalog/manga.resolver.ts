@@ -1,9 +1,31 @@
 import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
+import { READ_STATUSES } from '../common/enums';
 import type { RequestContext } from '../context';
+import { sqlFields, sqlRoot, sqlRows } from '../graphql/sql-plan/fields';
 import { findTitleBySlug } from './catalog.service';
 import { Manga } from './manga.entity';
 import { MangaStats, mangaStats } from './manga-stats';
 import { ReadableTitleFields } from './title-fields';
+
+// The same look-up and statistics in SQL (src/graphql/sql-plan).
+sqlRoot('manga', {
+  type: Manga,
+  // findTitleBySlug: the slug lower-cased, deleted titles never found.
+  rows: (manga, { slug }) => ({
+    from: `manga ${manga}`,
+    where: `${manga}.slug = lower(${slug}) and not ${manga}.deleted`,
+  }),
+  notFound: 'manga:not_found',
+});
+const STATS_COLUMNS = [
+  ...READ_STATUSES.map((status) => `count(*) filter (where status = '${status}') as ${status}`),
+  ...Array.from({ length: 10 }, (_, i) => `count(*) filter (where score = ${i + 1}) as score_${i + 1}`),
+];
+sqlFields(Manga, {
+  stats: sqlRows((manga, stats) => ({
+    from: `(select ${STATS_COLUMNS.join(', ')} from read_entry where manga_reference = ${manga}.reference) ${stats}`,
+  })),
+});
 
 @Resolver(() => Manga)
 export class MangaResolver extends ReadableTitleFields(Manga, 'manga') {

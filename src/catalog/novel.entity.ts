@@ -2,6 +2,7 @@ import { Entity, Index, Property } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import type { NovelMediaType } from '../common/enums';
 import { TitleMediaTypeScalar } from '../common/scalars';
+import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
 import { ReadableTitle } from './readable-title.entity';
 
 @ObjectType()
@@ -17,3 +18,5 @@ export class Novel extends ReadableTitle {
   @Property({ type: 'text', nullable: true })
   media_type: NovelMediaType | null = null;
 }
+
+sqlFields(Novel, { data_type: sqlValue(() => `'novel'`) });

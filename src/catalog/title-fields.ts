@@ -1,6 +1,7 @@
 import { Ctx, FieldResolver, Resolver, Root, type ClassType } from 'type-graphql';
-import type { ReadContentType } from '../common/enums';
+import type { ReadContentType, TitleContentType } from '../common/enums';
 import type { RequestContext } from '../context';
+import { sqlFields, sqlRows, sqlValue } from '../graphql/sql-plan/fields';
 import { viewerReadEntries } from '../lists/list.loaders';
 import { ReadEntry } from '../lists/read-entry.entity';
 import { Credit } from '../people/credit.entity';
@@ -13,8 +14,19 @@ import { ExternalLink, type ReadableTitle } from './readable-title.entity';
 
 const bySlug = (a: { slug: string }, b: { slug: string }) => compareSlugs(a.slug, b.slug);
 
-/** Field resolvers every catalog title has. Relations load through MikroORM's batching dataloader. */
-export function CatalogTitleFields<T extends CatalogTitle>(Title: ClassType<T>) {
+/**
+ * Field resolvers every catalog title has. Relations load through MikroORM's batching
+ * dataloader; their SQL forms (src/graphql/sql-plan) read the same rows in the same order.
+ */
+export function CatalogTitleFields<T extends CatalogTitle>(Title: ClassType<T>, kind: TitleContentType) {
+  sqlFields(Title, {
+    genres: sqlRows((title, genre) => ({
+      from: `${kind}_genres ${genre}_j join genre ${genre} on ${genre}.reference = ${genre}_j.genre_reference`,
+      where: `${genre}_j.${kind}_reference = ${title}.reference`,
+      orderBy: `${genre}.slug collate "C"`,
+    })),
+  });
+
   @Resolver(() => Title)
   abstract class CatalogTitleFieldResolver {
     @FieldResolver(() => [Genre], { description: 'By slug.' })
@@ -33,10 +45,39 @@ export function displayedExternalLinks(links: readonly ExternalLink[]): External
   return [...general, ...dengeki, ...read.filter((link) => link.text !== 'Dengeki')];
 }
 
+/** {@link displayedExternalLinks} in SQL: elements of the stored array, bound as `<alias>.link`. */
+const displayedExternalLinksSql = sqlRows((title, link) => ({
+  from: `jsonb_array_elements(${title}.external) with ordinality as ${link}(link, position)`,
+  where: `${link}.link->>'type' in ('general', 'read')`,
+  orderBy: `case when ${link}.link->>'type' = 'general' then 0 when ${link}.link->>'text' = 'Dengeki' then 1 else 2 end, ${link}.position`,
+}));
+sqlFields(ExternalLink, {
+  url: sqlValue((link) => `${link}.link->'url'`),
+  text: sqlValue((link) => `${link}.link->'text'`),
+  type: sqlValue((link) => `${link}.link->>'type'`),
+});
+
 /** Field resolvers shared by manga and novels. */
 export function ReadableTitleFields<T extends ReadableTitle>(Title: ClassType<T>, kind: ReadContentType) {
+  sqlFields(Title, {
+    magazines: sqlRows((title, magazine) => ({
+      from: `${kind}_magazines ${magazine}_j join magazine ${magazine} on ${magazine}.reference = ${magazine}_j.magazine_reference`,
+      where: `${magazine}_j.${kind}_reference = ${title}.reference`,
+      orderBy: `${magazine}.slug collate "C"`,
+    })),
+    authors: sqlRows((title, credit) => ({
+      from: `credit ${credit}`,
+      where: `${credit}.${kind}_reference = ${title}.reference`,
+      // compareCredits: the highest role weight (nulls last), then the person's slug.
+      orderBy: `(select max(r.weight) from credit_roles cr join role r on r.reference = cr.role_reference
+          where cr.credit_reference = ${credit}.reference) desc nulls last,
+        (select p.slug from person p where p.reference = ${credit}.person_reference) collate "C"`,
+    })),
+    external: displayedExternalLinksSql,
+  });
+
   @Resolver(() => Title)
-  abstract class ReadableTitleFieldResolver extends CatalogTitleFields(Title) {
+  abstract class ReadableTitleFieldResolver extends CatalogTitleFields(Title, kind) {
     @FieldResolver(() => [ReadEntry], {
       description: "The caller's own read entry (at most one); [] when anonymous.",
     })

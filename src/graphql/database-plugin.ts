@@ -5,7 +5,7 @@ import {
 } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
 import { asAppError, formatGraphQLError } from '../common/errors/render';
-import type { RequestContext } from '../context';
+import type { RequestContext, RequestTransaction } from '../context';
 import { RETRY_AFTER_SECONDS } from '../db/unavailable';
 
 type Settled = Pick<GraphQLRequestContextExecutionDidStart<RequestContext>, 'contextValue' | 'response'>;
@@ -16,27 +16,41 @@ function formatted(error: unknown): GraphQLFormattedError {
   return formatGraphQLError({ message: appError.message }, appError);
 }
 
-/** An error the client could not have avoided (internal, unavailable): the operation did not happen. */
-function isServerFailure(error: GraphQLFormattedError): boolean {
-  const status = (error.extensions?.http as { status?: unknown } | undefined)?.status;
-  return typeof status === 'number' && status >= 500;
+/**
+ * Ends a request's transaction once its whole response has been resolved: rolled back
+ * when a server failure (internal, unavailable: an error the client could not have
+ * avoided) left it incomplete, committed otherwise, business-rule errors included (each
+ * service rolled its own savepoint back). Throws when the commit fails.
+ */
+export async function settleTransaction(
+  transaction: RequestTransaction,
+  errors: readonly { status: number }[],
+): Promise<'committed' | 'rolled back'> {
+  if (errors.some((error) => error.status >= 500)) {
+    await transaction.rollback();
+    return 'rolled back';
+  }
+  await transaction.commit();
+  return 'committed';
 }
 
-/**
- * Ends a mutation's transaction once its whole response has been resolved: rolled back
- * when a server failure left it incomplete (the data then says nothing was done),
- * committed otherwise, business-rule errors included (each service rolled its own
- * savepoint back). A failed commit replaces the response with its error.
- */
+/** The HTTP status a formatted error carries (formatGraphQLError sets it on every error). */
+function statusOf(error: GraphQLFormattedError): { status: number } {
+  const status = (error.extensions?.http as { status?: unknown } | undefined)?.status;
+  return { status: typeof status === 'number' ? status : 500 };
+}
+
+/** Settles a `/graphql` mutation; a rollback empties the data, a failed commit replaces the response. */
 async function settle({ contextValue, response }: Settled): Promise<void> {
   const result = response.body?.kind === 'single' ? response.body.singleResult : undefined;
-  if (!result || result.errors?.some(isServerFailure)) {
+  if (!result) {
     await contextValue.transaction.rollback();
-    if (result) response.body = { kind: 'single', singleResult: { ...result, data: null } };
     return;
   }
   try {
-    await contextValue.transaction.commit();
+    const outcome = await settleTransaction(contextValue.transaction, (result.errors ?? []).map(statusOf));
+    if (outcome === 'rolled back')
+      response.body = { kind: 'single', singleResult: { ...result, data: null } };
   } catch (error) {
     response.body = { kind: 'single', singleResult: { data: null, errors: [formatted(error)] } };
   }

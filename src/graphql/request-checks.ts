@@ -77,7 +77,7 @@ function refusal(error: AppError, nodes: readonly ASTNode[]): GraphQLError {
  * a client. A required variable that is missing is left to graphql-js, whose message
  * quotes no value.
  */
-function checkOperation(
+export function checkOperation(
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,

@@ -1,7 +1,21 @@
 import { FieldResolver, Resolver, Root } from 'type-graphql';
+import { sqlFields, sqlRows } from '../graphql/sql-plan/fields';
 import { Credit } from './credit.entity';
 import { Person } from './person.entity';
 import { compareRoles, Role } from './role.entity';
+
+// The same rows and order in SQL (src/graphql/sql-plan).
+sqlFields(Credit, {
+  roles: sqlRows((credit, role) => ({
+    from: `credit_roles ${role}_j join role ${role} on ${role}.reference = ${role}_j.role_reference`,
+    where: `${role}_j.credit_reference = ${credit}.reference`,
+    orderBy: `${role}.weight desc nulls last, ${role}.slug collate "C"`,
+  })),
+  person: sqlRows((credit, person) => ({
+    from: `person ${person}`,
+    where: `${person}.reference = ${credit}.person_reference`,
+  })),
+});
 
 /** Credits are loaded with their roles and person populated (see credit.loaders.ts). */
 @Resolver(() => Credit)

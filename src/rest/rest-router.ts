@@ -1,8 +1,7 @@
-import type { ApolloServer } from '@apollo/server';
 import { type Request, type RequestHandler, type Response, Router } from 'express';
 import { asAppError } from '../common/errors/render';
-import type { RequestContext } from '../context';
-import { contextOf, readJsonBody, sendError, sendErrorBody } from '../http';
+import type { OperationRunner, PreparedOperation } from '../graphql/runner';
+import { contextOf, readJsonBody, sendError } from '../http';
 import { methodNotAllowed } from '../http/methods';
 import { validateRouteInput } from './input-validation';
 import { expressPath, type RestRoute, type RouteInput, routesByPath } from './route';
@@ -19,7 +18,8 @@ function defaultVariables({ path, query, body }: RouteInput): Record<string, unk
 
 async function runRoute(
   route: RestRoute,
-  apollo: ApolloServer<RequestContext>,
+  operation: PreparedOperation,
+  runner: OperationRunner,
   req: Request,
   res: Response,
 ): Promise<void> {
@@ -35,19 +35,8 @@ async function runRoute(
       route.body ? req.body : undefined,
     );
     const variables = (route.variables ?? defaultVariables)(input);
-    const response = await apollo.executeOperation(
-      { query: route.document, variables },
-      { contextValue: ctx },
-    );
-    if (response.body.kind !== 'single') throw new Error('Incremental delivery is not used by REST routes');
-    const { data, errors } = response.body.singleResult;
-    const [first] = errors ?? [];
-    if (first) {
-      const http = first.extensions?.http as { status?: number } | undefined;
-      sendErrorBody(res, http?.status ?? 500, { message: first.message, code: first.extensions?.code });
-      return;
-    }
-    res.status(200).json(data?.[route.rootField] ?? null);
+    const json = await runner.run(operation, variables, ctx);
+    res.status(200).type('json').send(json);
   } catch (error) {
     sendError(res, asAppError(error), ctx.language);
   }
@@ -57,13 +46,16 @@ async function runRoute(
  * Mounts every route of the table in mounting order (literal segments win); a known
  * path with another method answers 405 with `Allow`.
  */
-export function restRouter(routes: readonly RestRoute[], apollo: ApolloServer<RequestContext>): Router {
+export function restRouter(routes: readonly RestRoute[], runner: OperationRunner): Router {
   const router = Router({ strict: true, caseSensitive: true });
   for (const [path, pathRoutes] of routesByPath(routes)) {
     for (const route of pathRoutes) {
       const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
       const handlers: RequestHandler[] = route.body ? [jsonBody] : [];
-      router[method](expressPath(path), ...handlers, (req, res) => runRoute(route, apollo, req, res));
+      const operation = runner.prepare(route.document, route.rootField);
+      router[method](expressPath(path), ...handlers, (req, res) =>
+        runRoute(route, operation, runner, req, res),
+      );
     }
     router.all(expressPath(path), methodNotAllowed(pathRoutes.map((route) => route.method)));
   }

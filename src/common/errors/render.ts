@@ -76,6 +76,14 @@ function appErrorIn(error: unknown): AppError | undefined {
 }
 
 /**
+ * The AppError a GraphQL error stands for: a query limit, the AppError a resolver or
+ * check threw, else {@link asAppError} of the underlying failure.
+ */
+export function appErrorOf(error: unknown): AppError {
+  return asAppError(queryLimitErrorOf(error) ?? appErrorIn(error) ?? unwrapResolverError(error));
+}
+
+/**
  * Apollo's `formatError`: every GraphQL error gets the catalog `code` in
  * `extensions.code` and the status the equivalent REST call would answer in
  * `extensions.http.status`. Requests refused before execution keep graphql-js's (or

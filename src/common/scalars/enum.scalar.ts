@@ -18,6 +18,8 @@ export function enumScalar<T extends string>(name: string, values: readonly T[])
     description: `One of: ${values.join(', ')}.`,
     serialize: check,
     parseValue: check,
+    // Stored as the text it serializes to (src/graphql/sql-plan).
+    extensions: { sql: (value: string) => value },
     parseLiteral(ast) {
       if (ast.kind !== Kind.STRING) throw new GraphQLError(`${name} must be a string`);
       return check(ast.value);

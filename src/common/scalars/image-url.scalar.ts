@@ -7,11 +7,18 @@ export function imageUrl(stored: string): string {
   return `${config().imageBaseUrl}/${stored.replace(/^\/+/, '')}`;
 }
 
+/** `imageUrl` in SQL, for operations whose JSON is built in PostgreSQL (src/graphql/sql-plan). */
+export function imageUrlSql(stored: string): string {
+  const base = `'${config().imageBaseUrl.replace(/'/g, "''")}'`;
+  return `case when ${stored} ~* '^[a-z][a-z0-9+.-]*://' then ${stored} else ${base} || '/' || regexp_replace(${stored}, '^/+', '') end`;
+}
+
 /** Output-only: a stored image path served as an absolute URL. */
 export const ImageUrl = new GraphQLScalarType<string, string>({
   name: 'ImageUrl',
   description: 'An absolute image URL (stored paths are served under the image base URL).',
   serialize: (value) => imageUrl(String(value)),
+  extensions: { sql: imageUrlSql },
   parseValue: () => {
     throw new TypeError('ImageUrl is output only');
   },

@@ -9,6 +9,8 @@ export const UnixTime = new GraphQLScalarType<Date, number>({
     if (Number.isNaN(date.getTime())) throw new GraphQLError('UnixTime cannot represent an invalid date');
     return Math.trunc(date.getTime() / 1000);
   },
+  // The same truncation in SQL, for operations whose JSON is built in PostgreSQL.
+  extensions: { sql: (time: string) => `trunc(extract(epoch from ${time}))::bigint` },
   parseValue(value) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
       throw new GraphQLError('UnixTime must be a positive number of seconds');

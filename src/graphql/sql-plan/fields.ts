@@ -1,0 +1,78 @@
+import type { ErrorCode } from '../../common/errors/catalog';
+
+/**
+ * How GraphQL fields read in SQL, for operations compiled to one statement that builds
+ * their JSON in PostgreSQL (./compile.ts). Each mapping is declared next to the field it
+ * mirrors (the resolver or the entity getter); columns of MikroORM entities need none.
+ * The parity and drift tests run every compiled operation both ways on real data.
+ */
+
+/** Where the rows of a nested object, or of a list of them, come from. */
+export interface RowSource {
+  /** A `from` clause that binds `alias` (joins allowed; other aliases derive from `alias`). */
+  from: string;
+  where?: string;
+  /** List order; ties must be broken, as the resolver's sort does. */
+  orderBy?: string;
+}
+
+export type SqlField =
+  /** A scalar (or list of scalars) computed from the row's alias; the scalar's own SQL conversion applies. */
+  | { kind: 'value'; sql: (row: string) => string }
+  /** An object or a list of objects, read from other rows. */
+  | { kind: 'rows'; rows: (row: string, alias: string) => RowSource };
+
+/** One root field: which row it answers with, from its arguments' SQL placeholders. */
+export interface SqlRoot {
+  /** The GraphQL type's class (an entity or a registered row type). */
+  type: abstract new (...args: never[]) => unknown;
+  rows: (alias: string, args: Record<string, string>) => RowSource;
+  /** The error when no row is found. */
+  notFound: ErrorCode;
+}
+
+type AnyClass = abstract new (...args: never[]) => unknown;
+
+const fieldsByClass = new Map<AnyClass, Map<string, SqlField>>();
+const rowTypes = new Set<AnyClass>();
+const roots = new Map<string, SqlRoot>();
+
+export const sqlValue = (sql: (row: string) => string): SqlField => ({ kind: 'value', sql });
+export const sqlRows = (rows: (row: string, alias: string) => RowSource): SqlField => ({
+  kind: 'rows',
+  rows,
+});
+
+/** Declares how fields of `type` (and of its subclasses) read in SQL. */
+export function sqlFields(type: AnyClass, fields: Record<string, SqlField>): void {
+  const known = fieldsByClass.get(type) ?? new Map<string, SqlField>();
+  for (const [name, field] of Object.entries(fields)) known.set(name, field);
+  fieldsByClass.set(type, known);
+}
+
+/** A GraphQL type whose scalar fields are columns of the same name of its row source (not an entity). */
+export function sqlRowType(type: AnyClass): void {
+  rowTypes.add(type);
+}
+
+/** Declares the rows a root field (of Query) answers with. */
+export function sqlRoot(field: string, root: SqlRoot): void {
+  roots.set(field, root);
+}
+
+export function sqlRootOf(field: string): SqlRoot | undefined {
+  return roots.get(field);
+}
+
+/** The declared mapping of `field` on `type` or the nearest base class that declares it. */
+export function declaredSqlField(type: AnyClass, field: string): SqlField | undefined {
+  for (let current: unknown = type; typeof current === 'function'; current = Object.getPrototypeOf(current)) {
+    const found = fieldsByClass.get(current as AnyClass)?.get(field);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+export function isSqlRowType(type: AnyClass): boolean {
+  return rowTypes.has(type);
+}
