@@ -94,4 +94,8 @@ export class AiringEpisode extends ReferencedEntity {
   airing_at!: Date;
 }
 
-sqlFields(Anime, { data_type: sqlValue(() => `'anime'`) });
+sqlFields(Anime, {
+  data_type: sqlValue(() => `'anime'`),
+  episodes_released: sqlValue((anime) => `${anime}.episodes_released::text`),
+  episodes_total: sqlValue((anime) => `${anime}.episodes_total::text`),
+});

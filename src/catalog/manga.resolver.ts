@@ -9,6 +9,7 @@ import { ReadableTitleFields } from './title-fields';
 
 // The same look-up and statistics in SQL (src/graphql/sql-plan).
 sqlRoot('manga', {
+  kind: 'one',
   type: Manga,
   // findTitleBySlug: the slug lower-cased, deleted titles never found.
   rows: (manga, { slug }) => ({

@@ -3,10 +3,18 @@ import { PageArgs, PagedType } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { Novel } from './novel.entity';
 import { NovelSearchInput } from './novel-search.inputs';
-import { searchNovels } from './novel-search.service';
+import { sqlRoot } from '../graphql/sql-plan/fields';
+import { novelSearchQuery, searchNovels } from './novel-search.service';
 
 @ObjectType()
 export class NovelSearchPage extends PagedType(Novel) {}
+
+// The same page in one SQL statement (src/graphql/sql-plan).
+sqlRoot('novelSearch', {
+  kind: 'page',
+  item: Novel,
+  query: (ctx, args) => novelSearchQuery(ctx, (args.input ?? {}) as NovelSearchInput),
+});
 
 @Resolver()
 export class NovelSearchResolver {

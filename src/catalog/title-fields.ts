@@ -74,6 +74,11 @@ export function ReadableTitleFields<T extends ReadableTitle>(Title: ClassType<T>
         (select p.slug from person p where p.reference = ${credit}.person_reference) collate "C"`,
     })),
     external: displayedExternalLinksSql,
+    // viewerReadEntries: the caller's own entry; none for anonymous callers (viewer null).
+    read: sqlRows((title, entry, { viewer }) => ({
+      from: `read_entry ${entry}`,
+      where: `${entry}.${kind}_reference = ${title}.reference and ${entry}.user_reference = ${viewer}`,
+    })),
   });
 
   @Resolver(() => Title)

@@ -1,5 +1,6 @@
 import { SEASONS, type Season, type TitleContentType } from '../common/enums';
 import { orderBySql, parseSort } from '../common/sorting';
+import { joinSql, sql, type SqlFragment } from '../db/sql';
 import { likeLiteral } from '../common/like';
 
 /**
@@ -10,22 +11,6 @@ import { likeLiteral } from '../common/like';
  */
 
 /** A piece of SQL with `?` placeholders and their values, in order. */
-export interface SqlFragment {
-  sql: string;
-  params: unknown[];
-}
-
-export const sql = (text: string, ...params: unknown[]): SqlFragment => ({ sql: text, params });
-
-/** The fragments joined by `separator`, each in parentheses; no fragment at all is `true`. */
-export function joinSql(fragments: readonly SqlFragment[], separator = ' and '): SqlFragment {
-  if (fragments.length === 0) return sql('true');
-  return {
-    sql: fragments.map((f) => `(${f.sql})`).join(separator),
-    params: fragments.flatMap((f) => f.params),
-  };
-}
-
 /** `[min, max]`, null meaning an open bound. */
 export type Bounds = readonly [number | null, number | null];
 export type SeasonPair = readonly [Season, number];

@@ -1,6 +1,7 @@
 import { Entity, Property, Unique } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { ImageUrl } from '../common/scalars';
+import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
 import { ReferencedEntity } from '../db/base.entity';
 
 @ObjectType()
@@ -40,3 +41,5 @@ export class Character extends ReferencedEntity {
   @Property({ type: 'integer' })
   comments_count: number = 0;
 }
+
+sqlFields(Character, { data_type: sqlValue(() => `'character'`) });

@@ -2,10 +2,18 @@ import { Arg, Args, Ctx, ObjectType, Query, Resolver } from 'type-graphql';
 import { PageArgs, PagedType } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { Appearance } from './appearance.entity';
-import { novelCharacters } from './characters.service';
+import { sqlRoot } from '../graphql/sql-plan/fields';
+import { novelCharacters, novelCharactersQuery } from './characters.service';
 
 @ObjectType()
 export class NovelCharacterPage extends PagedType(Appearance) {}
+
+// The same page in one SQL statement (src/graphql/sql-plan).
+sqlRoot('novelCharacters', {
+  kind: 'page',
+  item: Appearance,
+  query: (ctx, args) => novelCharactersQuery(ctx.em, String(args.slug)),
+});
 
 @Resolver()
 export class CharactersResolver {

@@ -1,35 +1,32 @@
-import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findTitleBySlug } from '../catalog/catalog.service';
-import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
+import { type ListQuery, listPage } from '../common/pagination/paged-query';
+import type { Page, PageArgs } from '../common/pagination/pagination';
+import { sql } from '../db/sql';
 import { Appearance } from './appearance.entity';
 import type { Character } from './character.entity';
 
 /**
  * #19: the characters of a novel, main ones first, then by English name (C collation,
- * nulls last), then reference. Three queries whatever the page size.
+ * nulls last), then character reference.
  */
+export async function novelCharactersQuery(em: EntityManager, slug: string): Promise<ListQuery> {
+  const novel = await findTitleBySlug(em, 'novel', slug, 'novel:not_found');
+  return {
+    reference: 'a.reference',
+    from: 'appearance a join character c on c.reference = a.character_reference',
+    where: sql('a.novel_reference = ?', novel.reference),
+    orderBy: sql('a.main desc, c.name_en collate "C" asc nulls last, c.reference asc'),
+  };
+}
+
+/** A page of {@link novelCharactersQuery} with each character: four queries whatever the size. */
 export async function novelCharacters(
   em: EntityManager,
   slug: string,
   args: PageArgs,
 ): Promise<Page<Appearance>> {
-  const novel = await findTitleBySlug(em, 'novel', slug, 'novel:not_found');
-  const { offset, limit } = pageWindow(args);
-  const [list, total] = await em
-    .createQueryBuilder(Appearance, 'a')
-    .select('a.*')
-    .joinAndSelect('a.character', 'c')
-    .where({ novel })
-    .orderBy([
-      { main: 'desc' },
-      { [raw('c.name_en collate "C"')]: 'asc nulls last' },
-      { character: { reference: 'asc' } },
-    ])
-    .limit(limit)
-    .offset(offset)
-    .getResultAndCount();
-  return toPage(list, total, args);
+  return listPage(em, Appearance, await novelCharactersQuery(em, slug), args, ['character']);
 }
 
 /**

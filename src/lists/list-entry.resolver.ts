@@ -5,9 +5,18 @@ import type { Manga } from '../catalog/manga.entity';
 import type { Novel } from '../catalog/novel.entity';
 import { ReadContent } from '../catalog/title-unions';
 import { ReadEntry } from './read-entry.entity';
+import { sqlFields, sqlRows } from '../graphql/sql-plan/fields';
 import { WatchEntry } from './watch-entry.entity';
 
 /** Titles of list entries load through MikroORM's batching dataloader, one query per batch. */
+// The same row in SQL (src/graphql/sql-plan).
+sqlFields(WatchEntry, {
+  anime: sqlRows((entry, anime) => ({
+    from: `anime ${anime}`,
+    where: `${anime}.reference = ${entry}.anime_reference`,
+  })),
+});
+
 @Resolver(() => WatchEntry)
 export class WatchEntryResolver {
   @FieldResolver(() => Anime)

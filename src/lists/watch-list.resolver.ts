@@ -3,10 +3,18 @@ import { PageArgs, PagedType } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { WatchEntry } from './watch-entry.entity';
 import { WatchListInput } from './watch-list.inputs';
-import { watchList } from './watch-list.service';
+import { sqlRoot } from '../graphql/sql-plan/fields';
+import { watchList, watchListQuery } from './watch-list.service';
 
 @ObjectType()
 export class WatchListPage extends PagedType(WatchEntry) {}
+
+// The same page in one SQL statement (src/graphql/sql-plan).
+sqlRoot('watchList', {
+  kind: 'page',
+  item: WatchEntry,
+  query: (ctx, args) => watchListQuery(ctx.em, String(args.username), (args.input ?? {}) as WatchListInput),
+});
 
 @Resolver()
 export class WatchListResolver {

@@ -1,14 +1,20 @@
-import { createHash } from 'node:crypto';
 import { type EntityProperty, type MetadataStorage, ReferenceKind } from '@mikro-orm/core';
-import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
 import {
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
+  getArgumentValues,
   getNamedType,
   getNullableType,
+  getVariableValues,
+  type GraphQLField,
+  GraphQLBoolean,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInt,
   type GraphQLObjectType,
   type GraphQLSchema,
+  GraphQLString,
   isListType,
   isObjectType,
   isScalarType,
@@ -16,20 +22,30 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
   specifiedScalarTypes,
-  valueFromASTUntyped,
 } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 import { AppError } from '../../common/errors/app-error';
+import { Pagination } from '../../common/pagination/pagination';
 import type { RequestContext } from '../../context';
-import { declaredSqlField, isSqlRowType, type RowSource, type SqlField, sqlRootOf } from './fields';
+import { concatSql, queryRows, sql, type SqlFragment } from '../../db/sql';
+import {
+  declaredSqlField,
+  isSqlRowType,
+  type RowSource,
+  type SqlField,
+  type SqlRequest,
+  type SqlRoot,
+  sqlRootOf,
+} from './fields';
 
 /**
  * An operation compiled to one SQL statement that returns its root field's JSON, built
- * in PostgreSQL: the same fields, names and order as graphql-js would produce, read
- * through the mappings of ./fields.ts and the entities' columns.
+ * in PostgreSQL: the same fields, names and order graphql-js would produce, read
+ * through the mappings of ./fields.ts and the entities' columns. The variables are
+ * expected as the REST door checked them (with the request schemas the GraphQL inputs
+ * also use); a page root's service still makes its own checks.
  */
 export interface SqlPlan {
-  readonly sql: string;
   run(ctx: RequestContext, variables: Record<string, unknown>): Promise<string>;
 }
 
@@ -41,22 +57,48 @@ type AnyClass = abstract new (...args: never[]) => unknown;
 /** JSON objects are built with json_build_object, which takes at most 100 arguments. */
 const MAX_KEYS = 50;
 
+/** SQL types of the root arguments a plan can bind. */
+const ARGUMENT_TYPES = new Map<unknown, string>([
+  [GraphQLString, 'text'],
+  [GraphQLID, 'text'],
+  [GraphQLInt, 'integer'],
+  [GraphQLFloat, 'double precision'],
+  [GraphQLBoolean, 'boolean'],
+]);
+
+/** The one-row CTE holding the request's values, as `request.<name>`. */
+const REQUEST = 'request';
+
 class Compiler {
   private aliases = 0;
-  readonly params: ((variables: Record<string, unknown>) => unknown)[] = [];
+  /** Whether a mapping read the caller (the CTE then binds it). */
+  usesViewer = false;
+  readonly request: SqlRequest;
   private readonly fragments = new Map<string, FragmentDefinitionNode>();
   private readonly classes = new Map(
     getMetadataStorage().objectTypes.map((type) => [type.name, type.target]),
   );
+  /** Every field that has a field resolver of its own (see {@link resolverKey}). */
+  private readonly resolved = new Set<string>();
 
   constructor(
-    private readonly schema: GraphQLSchema,
+    readonly schema: GraphQLSchema,
     document: DocumentNode,
     private readonly metadata: MetadataStorage,
   ) {
     for (const definition of document.definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(definition.name.value, definition);
     }
+    for (const resolver of getMetadataStorage().fieldResolvers) {
+      const target = resolver.getObjectType?.();
+      if (target) this.resolved.add(resolverKey(target, resolver.schemaName));
+    }
+    this.request = Object.defineProperty({} as SqlRequest, 'viewer', {
+      get: () => {
+        this.usesViewer = true;
+        return `(select viewer from ${REQUEST})`;
+      },
+    });
   }
 
   alias(): string {
@@ -64,19 +106,16 @@ class Compiler {
     return `t${this.aliases}`;
   }
 
-  /** A placeholder for an argument: a variable's value or a literal, bound per request. */
-  argument(node: FieldNode, name: string): string {
-    const given = node.arguments?.find((argument) => argument.name.value === name);
-    if (!given) throw new NotCompilable(`argument ${name} is not given`);
-    const value = given.value;
-    this.params.push((variables) => valueFromASTUntyped(value, variables));
-    return `$${this.params.length}`;
-  }
-
   classOf(type: GraphQLObjectType): AnyClass {
     const target = this.classes.get(type.name);
     if (!target) throw new NotCompilable(`no class for ${type.name}`);
     return target as AnyClass;
+  }
+
+  tableOf(target: AnyClass): string {
+    const meta = this.metadata.find(target.name);
+    if (!meta) throw new NotCompilable(`${target.name} is not an entity`);
+    return meta.tableName;
   }
 
   /** The fields of a selection set by response name, in order, fragments expanded and merged. */
@@ -98,17 +137,28 @@ class Compiler {
     return into;
   }
 
-  /** `json_build_object(...)` of the selection on a row bound to `row`. */
-  object(type: GraphQLObjectType, set: SelectionSetNode, row: string): string {
-    const fields = this.collect(type, set);
+  /** `json_build_object(...)` of fields by response name; `value` gives each one's SQL. */
+  build(fields: Map<string, FieldNode[]>, value: (key: string, nodes: FieldNode[]) => string): string {
     if (fields.size > MAX_KEYS) throw new NotCompilable('too many fields');
-    const pairs = [...fields].map(([key, nodes]) => `'${key}', ${this.field(type, nodes, row)}`);
+    const pairs = [...fields].map(([key, nodes]) => `'${key}', ${value(key, nodes)}`);
     return `json_build_object(${pairs.join(', ')})`;
   }
 
+  /** The selection on a row bound to `row`, as JSON. */
+  object(type: GraphQLObjectType, set: SelectionSetNode, row: string): string {
+    return this.build(this.collect(type, set), (_key, nodes) => this.field(type, nodes, row));
+  }
+
+  /** The merged sub-selections of one response key. */
+  static selections(nodes: FieldNode[]): SelectionSetNode {
+    return {
+      kind: Kind.SELECTION_SET,
+      selections: nodes.flatMap((each) => each.selectionSet?.selections ?? []),
+    };
+  }
+
   private field(type: GraphQLObjectType, nodes: FieldNode[], row: string): string {
-    const [node] = nodes;
-    const name = node.name.value;
+    const name = nodes[0].name.value;
     if (name === '__typename') return `'${type.name}'`;
     const definition = type.getFields()[name];
     if (!definition || definition.args.length > 0) throw new NotCompilable(`field ${type.name}.${name}`);
@@ -117,19 +167,15 @@ class Compiler {
     if (mapping.kind === 'value') {
       if (!isScalarType(named)) throw new NotCompilable(`${type.name}.${name} is not a scalar`);
       const convert = specifiedScalarTypes.includes(named)
-        ? (sql: string) => sql
-        : (named.extensions.sql as ((sql: string) => string) | undefined);
+        ? (value: string) => value
+        : (named.extensions.sql as ((value: string) => string) | undefined);
       if (!convert) throw new NotCompilable(`scalar ${named.name} has no SQL form`);
       return convert(mapping.sql(row));
     }
     if (!isObjectType(named)) throw new NotCompilable(`${type.name}.${name} is not an object type`);
-    const selections: SelectionSetNode = {
-      kind: Kind.SELECTION_SET,
-      selections: nodes.flatMap((each) => each.selectionSet?.selections ?? []),
-    };
     const alias = this.alias();
-    const source = mapping.rows(row, alias);
-    const built = this.object(named, selections, alias);
+    const source = mapping.rows(row, alias, this.request);
+    const built = this.object(named, Compiler.selections(nodes), alias);
     if (isListType(getNullableType(definition.type))) {
       const order = source.orderBy ? ` order by ${source.orderBy}` : '';
       return `coalesce((select json_agg(${built}${order}) from ${source.from}${where(source)}), '[]'::json)`;
@@ -137,11 +183,23 @@ class Compiler {
     return `(select ${built} from ${source.from}${where(source)} limit 1)`;
   }
 
-  /** A declared mapping, else the entity's column (or formula) of the same name, else a row type's column. */
+  /**
+   * A declared mapping; else, for a field without a field resolver (whose meaning would
+   * be its own), the entity's column or formula of the same name, the row its many-to-one
+   * relation points to, or a row type's column.
+   */
   private mappingOf(type: GraphQLObjectType, name: string): SqlField {
     const target = this.classOf(type);
     const declared = declaredSqlField(target, name);
     if (declared) return declared;
+    for (
+      let current: unknown = target;
+      typeof current === 'function';
+      current = Object.getPrototypeOf(current)
+    ) {
+      if (this.resolved.has(resolverKey(current, name)))
+        throw new NotCompilable(`${type.name}.${name} has a resolver`);
+    }
     const meta = this.metadata.find(target.name);
     const property = meta?.properties[name as never] as EntityProperty | undefined;
     if (property?.kind === ReferenceKind.SCALAR) {
@@ -159,59 +217,149 @@ class Compiler {
         return { kind: 'value', sql: (row) => `${row}."${column}"` };
       }
     }
+    if (property?.kind === ReferenceKind.MANY_TO_ONE && property.fieldNames?.length === 1) {
+      const [column] = property.fieldNames;
+      const related = this.metadata.find(property.type);
+      const [primaryKey] = related?.primaryKeys ?? [];
+      if (related && related.primaryKeys.length === 1) {
+        return {
+          kind: 'rows',
+          rows: (row, alias) => ({
+            from: `${related.tableName} ${alias}`,
+            where: `${alias}."${primaryKey}" = ${row}."${column}"`,
+          }),
+        };
+      }
+    }
     if (!meta && isSqlRowType(target)) return { kind: 'value', sql: (row) => `${row}."${name}"` };
     throw new NotCompilable(`no SQL for ${type.name}.${name}`);
   }
+}
 
-  /** The root field, as a statement returning its JSON text (no row: not found). */
-  root(operation: OperationDefinitionNode): { sql: string; notFound: AppError['code'] } {
-    if (operation.operation !== 'query') throw new NotCompilable('not a query');
-    const queryType = this.schema.getQueryType()!;
-    const fields = this.collect(queryType, operation.selectionSet);
-    if (fields.size !== 1) throw new NotCompilable('one root field');
-    const [[, nodes]] = [...fields];
-    if (nodes.length !== 1) throw new NotCompilable('one root field node');
-    const [node] = nodes;
-    const root = sqlRootOf(node.name.value);
-    const definition = queryType.getFields()[node.name.value];
-    const named = definition && getNamedType(definition.type);
-    if (!root || !node.selectionSet || !isObjectType(named) || this.classOf(named) !== root.type)
-      throw new NotCompilable('no SQL root');
-    const args = Object.fromEntries(definition.args.map((arg) => [arg.name, this.argument(node, arg.name)]));
-    const alias = this.alias();
-    const source = root.rows(alias, args);
-    const built = this.object(named, node.selectionSet, alias);
-    return {
-      sql: `select ${built}::text as json from ${source.from}${where(source)} limit 1`,
-      notFound: root.notFound,
-    };
-  }
+/** Classes have no names that are sure to be unique; their identity is kept in a map. */
+const classIds = new Map<unknown, number>();
+function resolverKey(target: unknown, field: string): string {
+  if (!classIds.has(target)) classIds.set(target, classIds.size);
+  return `${classIds.get(target)}.${field}`;
 }
 
 const where = (source: RowSource): string => (source.where ? ` where ${source.where}` : '');
 
-/** Runs a statement as a named prepared statement (planned once per connection) on the entity manager's pool. */
-async function queryPrepared(
-  em: EntityManager,
-  name: string,
-  text: string,
-  values: unknown[],
-): Promise<{ json: string }[]> {
-  const { client } = (em.getConnection() as PostgreSqlConnection).getKnex();
-  const started = Date.now();
-  const connection = (await client.acquireConnection()) as {
-    query(query: { name: string; text: string; values: unknown[] }): Promise<{ rows: { json: string }[] }>;
+/** The root field's node and its definition; one root field, no alias needed. */
+function rootOf(compiler: Compiler, operation: OperationDefinitionNode) {
+  if (operation.operation !== 'query') throw new NotCompilable('not a query');
+  const queryType = compiler.schema.getQueryType()!;
+  const fields = compiler.collect(queryType, operation.selectionSet);
+  const [nodes, ...others] = [...fields.values()];
+  if (!nodes || others.length > 0 || nodes.length !== 1) throw new NotCompilable('one root field');
+  const [node] = nodes;
+  const root = sqlRootOf(node.name.value);
+  const definition = queryType.getFields()[node.name.value];
+  const type = definition && getNamedType(definition.type);
+  if (!root || !node.selectionSet || !isObjectType(type)) throw new NotCompilable('no SQL root');
+  return { node, root, definition, type, selectionSet: node.selectionSet };
+}
+
+/** What a compiled statement needs per request, from the request's variables. */
+type Binder = (ctx: RequestContext, args: Record<string, unknown>) => Promise<SqlFragment>;
+
+/** One row by its arguments: `select <json> from <rows> limit 1`. */
+function compileOne(
+  compiler: Compiler,
+  root: Extract<SqlRoot, { kind: 'one' }>,
+  definition: GraphQLField<unknown, unknown>,
+  type: GraphQLObjectType,
+  selectionSet: SelectionSetNode,
+): { bind: Binder } {
+  if (compiler.classOf(type) !== root.type) throw new NotCompilable('root type');
+  const columns = definition.args.map((arg) => {
+    const sqlType = ARGUMENT_TYPES.get(getNullableType(arg.type));
+    if (!sqlType) throw new NotCompilable(`argument ${arg.name}`);
+    return { name: arg.name, sqlType };
+  });
+  const args = Object.fromEntries(columns.map(({ name }) => [name, `(select "${name}" from ${REQUEST})`]));
+  const alias = compiler.alias();
+  const source = root.rows(alias, args);
+  const built = compiler.object(type, selectionSet, alias);
+  const select = `select ${built}::text as json from ${source.from}${where(source)} limit 1`;
+  const usesViewer = compiler.usesViewer;
+  const cteColumns = [
+    ...(usesViewer ? ['?::uuid as viewer'] : []),
+    ...columns.map((c) => `?::${c.sqlType} as "${c.name}"`),
+  ];
+  const text =
+    cteColumns.length > 0 ? `with ${REQUEST} as (select ${cteColumns.join(', ')}) ${select}` : select;
+  return {
+    bind: async (ctx, values) => ({
+      sql: text,
+      params: [
+        ...(usesViewer ? [await viewerOf(ctx)] : []),
+        ...columns.map(({ name }) => values[name] ?? null),
+      ],
+    }),
   };
-  try {
-    const { rows } = await connection.query({ name, text, values });
-    // Logged like MikroORM's own statements (the tests count them).
-    em.config
-      .getLogger()
-      .logQuery({ query: text, took: Date.now() - started, results: rows.length, level: 'info' });
-    return rows;
-  } finally {
-    await client.releaseConnection(connection);
-  }
+}
+
+/**
+ * A page of the rows the root's list query selects, in its order, with the exact total
+ * (a page past the end counts separately, only then), as `{pagination, list}`.
+ */
+function compilePage(
+  compiler: Compiler,
+  root: Extract<SqlRoot, { kind: 'page' }>,
+  type: GraphQLObjectType,
+  selectionSet: SelectionSetNode,
+): { bind: Binder } {
+  const table = compiler.tableOf(root.item);
+  const item = compiler.alias();
+  const fields = compiler.collect(type, selectionSet);
+  let itemJson = `'null'::json`;
+  const built = compiler.build(fields, (key, nodes) => {
+    const name = nodes[0].name.value;
+    const definition = type.getFields()[name];
+    const named = definition && getNamedType(definition.type);
+    if (name === '__typename') return `'${type.name}'`;
+    if (name === 'pagination' && isObjectType(named) && compiler.classOf(named) === Pagination)
+      return compiler.object(named, Compiler.selections(nodes), 'page');
+    if (name === 'list' && isObjectType(named) && compiler.classOf(named) === root.item) {
+      itemJson = compiler.object(named, Compiler.selections(nodes), item);
+      return 'page.list';
+    }
+    throw new NotCompilable(`page field ${key}`);
+  });
+  const usesViewer = compiler.usesViewer;
+  return {
+    bind: async (ctx, args) => {
+      const query = await root.query(ctx, args);
+      const page = Number(args.page);
+      const size = Number(args.size);
+      const order = query.orderBy;
+      const listed = concatSql(
+        `select ${query.reference} as reference, count(*) over () as total, row_number() over (order by `,
+        order,
+        `) as position from ${query.from} where `,
+        query.where,
+        ' order by ',
+        order,
+        ' limit ? offset ?',
+      );
+      return concatSql(
+        usesViewer ? sql(`with ${REQUEST} as (select ?::uuid as viewer) `, await viewerOf(ctx)) : '',
+        `select ${built}::text as json from (select coalesce(max(listed.total), (select count(*) from ${query.from} where `,
+        query.where,
+        `)) as total, ?::integer as size, ?::integer as page, coalesce(json_agg(${itemJson} order by listed.position), '[]'::json) as list from (`,
+        sql('', size, page),
+        listed,
+        sql('', size, (page - 1) * size),
+        `) listed join ${table} ${item} on ${item}.reference = listed.reference) page`,
+      );
+    },
+  };
+}
+
+/** The caller's user reference for `request.viewer`; the token was resolved by the route's authentication. */
+async function viewerOf(ctx: RequestContext): Promise<string | null> {
+  return (await ctx.auth.optional())?.user.reference ?? null;
 }
 
 /**
@@ -225,27 +373,37 @@ export function compileSqlPlan(
   metadata: MetadataStorage,
 ): SqlPlan | undefined {
   const compiler = new Compiler(schema, document, metadata);
-  let compiled: { sql: string; notFound: AppError['code'] };
+  let compiled: {
+    bind: Binder;
+    node: FieldNode;
+    definition: GraphQLField<unknown, unknown>;
+    notFound?: AppError['code'];
+  };
   try {
-    compiled = compiler.root(operation);
+    const { node, root, definition, type, selectionSet } = rootOf(compiler, operation);
+    compiled =
+      root.kind === 'one'
+        ? {
+            ...compileOne(compiler, root, definition, type, selectionSet),
+            node,
+            definition,
+            notFound: root.notFound,
+          }
+        : { ...compilePage(compiler, root, type, selectionSet), node, definition };
   } catch (error) {
     if (error instanceof NotCompilable) return undefined;
     throw error;
   }
-  const { sql, notFound } = compiled;
-  const name = `plan_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}`;
-  const params = compiler.params;
+  const { bind, node, definition, notFound } = compiled;
+  const definitions = operation.variableDefinitions ?? [];
   return {
-    sql,
     async run(ctx, variables) {
-      const rows = await queryPrepared(
-        ctx.em,
-        name,
-        sql,
-        params.map((param) => param(variables)),
-      );
-      if (!rows[0]) throw new AppError(notFound);
-      return rows[0].json;
+      const coerced = getVariableValues(schema, definitions, variables);
+      if (coerced.errors) throw coerced.errors[0];
+      const args = getArgumentValues(definition, node, coerced.coerced);
+      const [row] = await queryRows<{ json: string }>(ctx.em, await bind(ctx, args));
+      if (!row) throw new AppError(notFound ?? 'system:internal_error');
+      return row.json;
     },
   };
 }

@@ -1,4 +1,6 @@
 import type { ErrorCode } from '../../common/errors/catalog';
+import type { ListQuery } from '../../common/pagination/paged-query';
+import type { RequestContext } from '../../context';
 
 /**
  * How GraphQL fields read in SQL, for operations compiled to one statement that builds
@@ -16,29 +18,47 @@ export interface RowSource {
   orderBy?: string;
 }
 
+/** SQL expressions of the request's own values. */
+export interface SqlRequest {
+  /** The caller's user reference (uuid), null when anonymous. */
+  viewer: string;
+}
+
 export type SqlField =
   /** A scalar (or list of scalars) computed from the row's alias; the scalar's own SQL conversion applies. */
   | { kind: 'value'; sql: (row: string) => string }
   /** An object or a list of objects, read from other rows. */
-  | { kind: 'rows'; rows: (row: string, alias: string) => RowSource };
-
-/** One root field: which row it answers with, from its arguments' SQL placeholders. */
-export interface SqlRoot {
-  /** The GraphQL type's class (an entity or a registered row type). */
-  type: abstract new (...args: never[]) => unknown;
-  rows: (alias: string, args: Record<string, string>) => RowSource;
-  /** The error when no row is found. */
-  notFound: ErrorCode;
-}
+  | { kind: 'rows'; rows: (row: string, alias: string, request: SqlRequest) => RowSource };
 
 type AnyClass = abstract new (...args: never[]) => unknown;
+
+/**
+ * One root field (of Query) and the rows it answers with: one row found from its
+ * arguments (given as SQL expressions), or a page of the rows a list query selects
+ * (built by the resolver's own service, with its checks, from the arguments' values).
+ */
+export type SqlRoot =
+  | {
+      kind: 'one';
+      /** The GraphQL type's class (an entity or a registered row type). */
+      type: AnyClass;
+      rows: (alias: string, args: Record<string, string>) => RowSource;
+      /** The error when no row is found. */
+      notFound: ErrorCode;
+    }
+  | {
+      kind: 'page';
+      /** The entity of the listed items; `ListQuery.reference` selects their references. */
+      item: AnyClass;
+      query: (ctx: RequestContext, args: Record<string, unknown>) => Promise<ListQuery>;
+    };
 
 const fieldsByClass = new Map<AnyClass, Map<string, SqlField>>();
 const rowTypes = new Set<AnyClass>();
 const roots = new Map<string, SqlRoot>();
 
 export const sqlValue = (sql: (row: string) => string): SqlField => ({ kind: 'value', sql });
-export const sqlRows = (rows: (row: string, alias: string) => RowSource): SqlField => ({
+export const sqlRows = (rows: (row: string, alias: string, request: SqlRequest) => RowSource): SqlField => ({
   kind: 'rows',
   rows,
 });

@@ -1,0 +1,314 @@
+import type { Anime } from '../../src/catalog/anime.entity';
+import type { Manga } from '../../src/catalog/manga.entity';
+import type { Novel } from '../../src/catalog/novel.entity';
+import type { User } from '../../src/accounts/user.entity';
+import { loadConfig } from '../../src/config';
+import { OperationRunner } from '../../src/graphql/runner';
+import type { RestRoute } from '../../src/rest/route';
+import { restRoutes } from '../../src/rest/routes';
+import { buildAppSchema } from '../../src/schema';
+import {
+  buildAnime,
+  buildAppearance,
+  buildCharacter,
+  buildCredit,
+  buildFranchise,
+  buildGenre,
+  buildMagazine,
+  buildManga,
+  buildNovel,
+  buildPerson,
+  buildReadEntry,
+  buildRole,
+  buildToken,
+  buildUser,
+  buildWatchEntry,
+  linkTitle,
+} from '../factories';
+import { gql, rest } from '../setup/clients';
+import { useTestApp } from '../setup/harness';
+
+/**
+ * Operations compiled to one SQL statement (src/graphql/sql-plan) answer exactly as
+ * their resolvers do: REST runs the compiled statement, `/graphql` the resolvers, and
+ * both must give the same JSON, keys in the same order, on data chosen to reach every
+ * conversion and order rule the statements re-state in SQL. A mapping that drifts from
+ * its resolver fails here.
+ */
+const t = useTestApp();
+
+const routeOf = (contract: number): RestRoute => restRoutes.find((route) => route.contract === contract)!;
+
+/** The REST answer (compiled) and the GraphQL answer (resolvers) of one request, compared as JSON text. */
+async function expectSameBothWays(
+  contract: number,
+  path: string,
+  variables: Record<string, unknown>,
+  options: { token?: string; body?: unknown } = {},
+): Promise<unknown> {
+  const route = routeOf(contract);
+  const restRes = await rest(t.app, route.method, path, options.body, { token: options.token });
+  const gqlRes = await gql(t.app, route.document, variables, { token: options.token });
+  if (restRes.status !== 200) {
+    expect({ status: restRes.status, code: restRes.body.code }).toEqual({
+      status: gqlRes.body.errors?.[0]?.extensions?.http?.status,
+      code: gqlRes.body.errors?.[0]?.extensions?.code,
+    });
+    return restRes.body;
+  }
+  expect(gqlRes.body.errors).toBeUndefined();
+  // Text, not deep equality: key order counts too.
+  expect(JSON.stringify(restRes.body)).toBe(JSON.stringify(gqlRes.body.data[route.rootField]));
+  return restRes.body;
+}
+
+/** Manga and novels with every kind of value the compiled statements convert or order. */
+async function seedReadables(): Promise<{ manga: Manga; novels: Novel[]; reader: User; token: string }> {
+  const reader = await buildUser(t.orm);
+  const others = await Promise.all([buildUser(t.orm), buildUser(t.orm), buildUser(t.orm)]);
+  const token = await buildToken(t.orm, reader);
+  const manga = await buildManga(t.orm, {
+    slug: 'edge-manga',
+    title_original: 'ベルセルク "quoted" \\ back\nline 😀',
+    title_en: null,
+    media_type: 'manga',
+    status: 'ongoing',
+    chapters: null,
+    score: 0.1 + 0.2,
+    scored_by: 2147483647,
+    native_scored_by: 3,
+    native_score_total: 25,
+    image: '//double/slash.png',
+    start_date: new Date('1950-06-01T12:00:00.250Z'),
+    end_date: new Date('1969-12-31T23:59:59.500Z'),
+    synonyms: ['one "two"', 'три', ''],
+    synopsis_ua: 'Ґ\u2028separator',
+    franchise: await buildFranchise(t.orm),
+    external: [
+      { url: 'https://r1.example', text: 'Reader', type: 'read' },
+      { url: 'https://w.example', text: 'Watch', type: 'watch' },
+      { url: 'https://g1.example', text: 'Home', type: 'general' },
+      { url: 'https://r2.example', text: 'Dengeki', type: 'read' },
+      { url: 'https://g2.example', text: 'Wiki', type: 'general' },
+    ],
+  });
+  const heavy = await buildRole(t.orm, { slug: 'story', weight: 100 });
+  const light = await buildRole(t.orm, { slug: 'art', weight: 50 });
+  const unweighted = await buildRole(t.orm, { slug: 'assist', weight: null });
+  const alsoUnweighted = await buildRole(t.orm, { slug: 'ASSIST-2', weight: null });
+  // Code-point order of slugs, weight ties broken by the person, null weights last.
+  const people = await Promise.all(
+    ['b-author', 'a-author', 'Z-author', 'c-author'].map((slug, i) =>
+      buildPerson(t.orm, { slug, image: i % 2 === 0 ? 'https://abs.example/p.png' : `/people/${slug}.jpg` }),
+    ),
+  );
+  await buildCredit(t.orm, people[0], { manga }, [light, heavy]);
+  await buildCredit(t.orm, people[1], { manga }, [heavy]);
+  await buildCredit(t.orm, people[2], { manga }, [unweighted, alsoUnweighted]);
+  await buildCredit(t.orm, people[3], { manga }, []);
+  const genres = await Promise.all(
+    ['b-genre', 'A-genre', 'a-genre'].map((slug) => buildGenre(t.orm, { slug })),
+  );
+  const magazines = await Promise.all(['mag-b', 'mag-a'].map((slug) => buildMagazine(t.orm, { slug })));
+  await linkTitle(t.orm, manga, { genres, magazines });
+  const statuses = ['completed', 'reading', 'on_hold'] as const;
+  for (const [i, user] of [reader, ...others].entries()) {
+    await buildReadEntry(t.orm, user, { manga }, { status: statuses[i % 3], score: [0, 10, 7, 7][i] });
+  }
+
+  const nsfw = await buildGenre(t.orm, { slug: 'hentai' });
+  const novels: Novel[] = [];
+  for (let i = 0; i < 7; i += 1) {
+    novels.push(
+      await buildNovel(t.orm, {
+        slug: `novel-${i}`,
+        // Equal scores: the reference breaks the tie.
+        score: i < 3 ? 8 : 6.5,
+        scored_by: 10,
+        image: i % 2 === 0 ? null : `novel/${i}.png`,
+        year: 2000 + i,
+        start_date: i === 0 ? null : new Date(Date.UTC(1990 + i, 0, 1, 0, 0, 0, 999)),
+      }),
+    );
+  }
+  await linkTitle(t.orm, novels[4], { genres: [nsfw] });
+  await buildReadEntry(t.orm, reader, { novel: novels[1] }, { status: 'planned', note: 'later', score: 4 });
+  await buildReadEntry(t.orm, others[0], { novel: novels[2] }, { status: 'dropped' });
+  return { manga, novels, reader, token };
+}
+
+async function seedWatchList(): Promise<{ owner: User; anime: Anime[] }> {
+  const owner = await buildUser(t.orm, { username: 'watcher' });
+  const anime: Anime[] = [];
+  for (let i = 0; i < 6; i += 1) {
+    const title = await buildAnime(t.orm, {
+      slug: `anime-${i}`,
+      media_type: i % 2 === 0 ? 'tv' : 'movie',
+      episodes_released: i === 0 ? null : i * 3,
+      episodes_total: i === 1 ? null : 24,
+      season: i % 2 === 0 ? 'spring' : null,
+      year: 2010 + i,
+      image: i === 2 ? 'HTTPS://upper.example/x.png' : '/a.png',
+      deleted: i === 5,
+    });
+    anime.push(title);
+    await buildWatchEntry(t.orm, owner, title, {
+      status: i % 2 === 0 ? 'completed' : 'watching',
+      score: i,
+      episodes: i,
+      note: i === 3 ? 'note "quoted"' : null,
+    });
+  }
+  return { owner, anime };
+}
+
+describe('operations compiled to one SQL statement', () => {
+  it('compiles the hot read routes (#16, #3, #19, #21) and no other', async () => {
+    const config = loadConfig();
+    const runner = new OperationRunner(
+      await buildAppSchema(),
+      {
+        maxDepth: config.graphqlMaxDepth,
+        maxCost: config.graphqlMaxCost,
+        maxAliases: config.graphqlMaxAliases,
+        maxTokens: config.graphqlMaxTokens,
+      },
+      t.orm.getMetadata(),
+    );
+    const compiled = restRoutes
+      .filter((route) => runner.prepare(route.document, route.rootField).plan)
+      .map((route) => route.contract);
+    expect(compiled.sort((a, b) => a! - b!)).toEqual([3, 16, 19, 21]);
+  });
+
+  it('#16 answers as its resolvers do: conversions, orders, statistics, look-up rules', async () => {
+    await seedReadables();
+    await buildManga(t.orm, { slug: 'gone', deleted: true });
+    const body = (await expectSameBothWays(16, '/manga/edge-manga', { slug: 'edge-manga' })) as Record<
+      string,
+      unknown
+    >;
+    // The data reached the rules under test.
+    expect((body.authors as unknown[]).length).toBe(4);
+    expect((body.external as { text: string }[]).map((link) => link.text)).toEqual([
+      'Home',
+      'Wiki',
+      'Dengeki',
+      'Reader',
+    ]);
+    expect(body.stats).toMatchObject({ completed: 2, reading: 1, on_hold: 1, score_7: 2, score_10: 1 });
+    await expectSameBothWays(16, '/manga/EDGE-MANGA', { slug: 'EDGE-MANGA' });
+    await expectSameBothWays(16, '/manga/gone', { slug: 'gone' });
+    await expectSameBothWays(16, '/manga/missing', { slug: 'missing' });
+  });
+
+  it('#3 answers as its resolvers do, with and without a caller, on every page', async () => {
+    const { token } = await seedReadables();
+    for (const [page, size] of [
+      [1, 3],
+      [3, 3],
+      [9, 3],
+      [1, 100],
+    ]) {
+      const path = `/novel?page=${page}&size=${size}`;
+      const variables = { page, size, input: {} };
+      await expectSameBothWays(3, path, variables, { body: {} });
+      const mine = (await expectSameBothWays(3, path, variables, { body: {}, token })) as {
+        list: { slug: string; read: unknown[] }[];
+      };
+      if (page === 1 && size === 100) {
+        // The caller's own entry, hidden NSFW novel.
+        expect(mine.list.find((novel) => novel.slug === 'novel-1')?.read).toHaveLength(1);
+        expect(mine.list.map((novel) => novel.slug)).not.toContain('novel-4');
+      }
+    }
+    for (const input of [
+      { genres: ['hentai'] },
+      { query: 'novel' },
+      { years: [2002, 2005], sort: ['start_date:asc'] },
+      { score: [7, null], sort: ['native_score:desc'] },
+      { genres: ['missing'] },
+    ]) {
+      await expectSameBothWays(3, '/novel', { input }, { body: input, token });
+    }
+  });
+
+  it('#19 answers as its resolvers do', async () => {
+    const novel = await buildNovel(t.orm, { slug: 'cast' });
+    const names = ['Zed', null, 'alpha', 'Alpha', null, 'beta'];
+    for (const [i, name] of names.entries()) {
+      const character = await buildCharacter(t.orm, {
+        name_en: name,
+        image: i % 2 ? null : '/c.png',
+        synonyms: i === 0 ? ['x'] : [],
+      });
+      await buildAppearance(t.orm, character, { novel }, i % 3 === 0);
+    }
+    for (const [page, size] of [
+      [1, 2],
+      [2, 2],
+      [9, 2],
+      [1, 100],
+    ]) {
+      await expectSameBothWays(19, `/novel/cast/characters?page=${page}&size=${size}`, {
+        slug: 'cast',
+        page,
+        size,
+      });
+    }
+    await expectSameBothWays(19, '/novel/missing/characters', { slug: 'missing' });
+  });
+
+  it('#21 answers as its resolvers do', async () => {
+    await seedWatchList();
+    for (const input of [
+      {},
+      { watch_status: 'completed' },
+      { media_type: ['movie'], sort: ['watch_score:asc'] },
+      { years: [2011, 2013], sort: ['episodes_released:desc'] },
+    ]) {
+      for (const size of [2, 100]) {
+        await expectSameBothWays(
+          21,
+          `/watch/watcher/list?size=${size}`,
+          { username: 'watcher', size, input },
+          {
+            body: input,
+          },
+        );
+      }
+    }
+    await expectSameBothWays(21, '/watch/nobody/list', { username: 'nobody', input: {} }, { body: {} });
+  });
+
+  it('sends at most two SQL statements per request, whatever the page size', async () => {
+    const { token } = await seedReadables();
+    await seedWatchList();
+    const novel = await buildNovel(t.orm, { slug: 'cast' });
+    for (let i = 0; i < 5; i += 1) await buildAppearance(t.orm, await buildCharacter(t.orm), { novel });
+    // [method, path, body, statements]: the look-ups a route makes before its page (the
+    // novel, the user, the genres and magazines given) plus the one compiled statement.
+    const requests: [RestRoute['method'], string, unknown, number][] = [
+      ['GET', '/manga/edge-manga', undefined, 1],
+      ['POST', '/novel?size=1', {}, 1],
+      ['POST', '/novel?size=100', {}, 1],
+      ['POST', '/novel?size=100', { genres: ['hentai'], magazines: ['mag-a'] }, 2],
+      ['GET', '/novel/cast/characters?size=1', undefined, 2],
+      ['GET', '/novel/cast/characters?size=100', undefined, 2],
+      ['POST', '/watch/watcher/list?size=1', {}, 2],
+      ['POST', '/watch/watcher/list?size=100', {}, 2],
+    ];
+    for (const [method, path, body, statements] of requests) {
+      const counted = await t.queries.count(async () => {
+        const res = await rest(t.app, method, path, body);
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      });
+      expect({ path, statements: counted }).toEqual({ path, statements });
+    }
+    // A caller's token is one more look-up, once per request.
+    const withCaller = await t.queries.count(async () => {
+      expect((await rest(t.app, 'POST', '/novel?size=100', {}, { token })).status).toBe(200);
+    });
+    expect(withCaller).toBeLessThanOrEqual(3);
+  });
+});
