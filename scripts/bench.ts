@@ -1,20 +1,32 @@
 import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import pino from 'pino';
 import request from 'supertest';
+import { createAccountServices } from '../src/accounts/account-services';
 import { buildApp } from '../src/app';
 import { loadConfig } from '../src/config';
+import { RequestContext } from '../src/context';
 import { createOrm, ensureDatabase, migrate } from '../src/db/database';
 import { freeLoopbackPort, startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
+import { numbered } from '../src/db/sql';
+import { OperationRunner } from '../src/graphql/runner';
 import { seedDemoData } from '../src/import/demo-data';
+import { restRoutes } from '../src/rest/routes';
+import { buildAppSchema } from '../src/schema';
 
 /**
  * `npm run bench`: loads demo data at scale 10 (≥ 20,000 titles, ≥ 200,000 list
  * entries) into a database of its own, starts the service as `npm start` does, and
- * measures contract endpoints #3 and #21 at 32 concurrent connections: median and
- * p99 latency, requests per second, and the SQL statements one request sends.
+ * measures every contract endpoint that reads, at 32 concurrent connections: requests
+ * per second, median and p99 latency, and the SQL statements one request sends. For the
+ * compiled routes (#16, #3, #19, #21) it also measures a floor: express and pg sending
+ * the route's final statement (one statement building the same JSON, checked equal to
+ * the service's) with no look-ups, checks or GraphQL, and reports the ratio.
  * DATABASE_URL, when set, names the server; the database `catalog_bench` is used on it.
  */
 const SCALE = Number(process.env.BENCH_SCALE ?? '10');
@@ -23,8 +35,13 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? '10');
 
 interface Scenario {
   name: string;
+  contract: number;
+  method: 'GET' | 'POST';
   path: string;
-  body: unknown;
+  /** POST routes: the JSON body. */
+  body?: unknown;
+  /** The route's GraphQL variables, for a floor: only compiled routes have one. */
+  floor?: Record<string, unknown>;
 }
 
 async function benchDatabase(): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
@@ -53,37 +70,122 @@ async function loadData(url: string): Promise<void> {
   }
 }
 
-async function describeData(url: string): Promise<{ titles: number; entries: number; busiestUser: string }> {
+/** Path values for every scenario, chosen from the loaded data (the busiest of each kind). */
+async function discover(url: string) {
   const orm = await createOrm(url);
   try {
     const connection = orm.em.getConnection();
+    const one = async (label: string, sql: string): Promise<string> => {
+      const [row] = await connection.execute<{ value: string }[]>(sql);
+      if (!row) throw new Error(`the demo data has no ${label}`);
+      return row.value;
+    };
     const [counts] = await connection.execute<{ titles: number; entries: number }[]>(
       `select (select count(*) from anime) + (select count(*) from manga) + (select count(*) from novel) as titles,
               (select count(*) from watch_entry) + (select count(*) from read_entry) as entries`,
     );
-    const [busiest] = await connection.execute<{ username: string }[]>(
-      `select u.username from "user" u join watch_entry w on w.user_reference = u.reference
-        group by u.username order by count(*) desc, u.username limit 1`,
+    const reader = await one(
+      'reader',
+      `select u.username || '/' || r.status as value from "user" u join read_entry r on r.user_reference = u.reference
+        where r.novel_reference is not null group by u.username, r.status order by count(*) desc, 1 limit 1`,
     );
     return {
       titles: Number(counts.titles),
       entries: Number(counts.entries),
-      busiestUser: busiest?.username ?? 'demo_user',
+      watcher: await one(
+        'watch list',
+        `select u.username as value from "user" u join watch_entry w on w.user_reference = u.reference
+          group by u.username order by count(*) desc, u.username limit 1`,
+      ),
+      manga: await one(
+        'manga with authors',
+        `select m.slug as value from manga m join credit c on c.manga_reference = m.reference
+          where not m.deleted group by m.slug order by count(*) desc, m.slug limit 1`,
+      ),
+      castNovel: await one(
+        'novel with characters',
+        `select n.slug as value from novel n join appearance a on a.novel_reference = n.reference
+          where not n.deleted group by n.slug order by count(*) desc, n.slug limit 1`,
+      ),
+      author: await one(
+        'person with manga',
+        `select p.slug as value from person p join credit c on c.person_reference = p.reference
+          where c.manga_reference is not null group by p.slug order by count(*) desc, p.slug limit 1`,
+      ),
+      character: await one(
+        'character in novels',
+        `select c.slug as value from character c join appearance a on a.character_reference = c.reference
+          where a.novel_reference is not null group by c.slug order by count(*) desc, c.slug limit 1`,
+      ),
+      commented: await one(
+        'commented manga',
+        `select m.slug as value from manga m where not m.deleted order by m.comments_count desc, m.slug limit 1`,
+      ),
+      thread: await one(
+        'comment thread',
+        `select reference::text as value from comment where depth = 1 and not deleted and not hidden and not private
+          order by total_replies desc, reference limit 1`,
+      ),
+      franchise: await one(
+        'franchise',
+        `select a.slug as value from anime a where a.franchise_reference is not null and not a.deleted
+          order by a.slug limit 1`,
+      ),
+      collection: await one(
+        'public collection',
+        `select reference::text as value from collection where visibility = 'public' and not deleted
+          order by entries desc, reference limit 1`,
+      ),
+      reader,
     };
   } finally {
     await orm.close();
   }
 }
 
-function scenarios(username: string): Scenario[] {
+type Data = Awaited<ReturnType<typeof discover>>;
+
+function scenarios(d: Data): Scenario[] {
+  const [readerName, readStatus] = d.reader.split('/');
+  const page = { page: 1, size: 15 };
   return [
-    { name: '#3 novels, default sort', path: '/novel?size=15', body: {} },
+    { name: '#2 anime schedule', contract: 2, method: 'POST', path: '/schedule/anime', body: {} },
+    {
+      name: '#3 novels, size 15',
+      contract: 3,
+      method: 'POST',
+      path: '/novel?size=15',
+      body: {},
+      floor: { ...page, input: {} },
+    },
+    {
+      name: '#3 novels, size 100',
+      contract: 3,
+      method: 'POST',
+      path: '/novel?size=100',
+      body: {},
+      floor: { page: 1, size: 100, input: {} },
+    },
     // Worst case: with the demo vocabulary ("<noun> of <name>") this matches nearly every novel.
-    { name: '#3 novels, text query', path: '/novel?size=15', body: { query: 'blade of' } },
+    {
+      name: '#3 novels, text query',
+      contract: 3,
+      method: 'POST',
+      path: '/novel?size=15',
+      body: { query: 'blade of' },
+    },
     // A typo of one name: a few percent of the novels match, as a real title search would.
-    { name: '#3 novels, typo query', path: '/novel?size=15', body: { query: 'hisorau' } },
+    {
+      name: '#3 novels, typo query',
+      contract: 3,
+      method: 'POST',
+      path: '/novel?size=15',
+      body: { query: 'hisorau' },
+    },
     {
       name: '#3 novels, filters + sort',
+      contract: 3,
+      method: 'POST',
       path: '/novel?size=50',
       body: {
         genres: ['fantasy', '-horror'],
@@ -91,17 +193,59 @@ function scenarios(username: string): Scenario[] {
         sort: ['native_score:desc', 'start_date:desc'],
       },
     },
-    { name: '#21 watch list, default', path: `/watch/${username}/list?size=15`, body: {} },
+    { name: '#6 edit to-do', contract: 6, method: 'GET', path: '/edit/todo/manga/synopsis_ua' },
+    { name: '#7 person manga', contract: 7, method: 'GET', path: `/people/${d.author}/manga` },
+    { name: '#8 character novels', contract: 8, method: 'GET', path: `/characters/${d.character}/novel` },
+    { name: '#9 title comments', contract: 9, method: 'GET', path: `/comments/manga/${d.commented}/list` },
+    { name: '#10 comments list', contract: 10, method: 'GET', path: '/comments/list' },
+    { name: '#13 franchise', contract: 13, method: 'GET', path: `/related/anime/${d.franchise}/franchise` },
+    { name: '#14 collection', contract: 14, method: 'GET', path: `/collections/${d.collection}` },
+    { name: '#15 collections', contract: 15, method: 'POST', path: '/collections', body: {} },
+    { name: '#16 manga', contract: 16, method: 'GET', path: `/manga/${d.manga}`, floor: { slug: d.manga } },
+    { name: '#17 comment thread', contract: 17, method: 'GET', path: `/comments/thread/${d.thread}` },
+    {
+      name: '#18 random read entry',
+      contract: 18,
+      method: 'GET',
+      path: `/read/novel/random/${readerName}/${readStatus}`,
+    },
+    {
+      name: '#19 novel characters',
+      contract: 19,
+      method: 'GET',
+      path: `/novel/${d.castNovel}/characters`,
+      floor: { slug: d.castNovel, ...page },
+    },
+    { name: '#20 latest comments', contract: 20, method: 'GET', path: '/comments/latest' },
+    {
+      name: '#21 watch list',
+      contract: 21,
+      method: 'POST',
+      path: `/watch/${d.watcher}/list?size=15`,
+      body: {},
+      floor: { username: d.watcher, ...page, input: {} },
+    },
     {
       name: '#21 watch list, filters',
-      path: `/watch/${username}/list?size=100`,
+      contract: 21,
+      method: 'POST',
+      path: `/watch/${d.watcher}/list?size=100`,
       body: { years: [2000, null], media_type: ['tv', 'movie'], sort: ['score:desc'] },
     },
   ];
 }
 
-/** SQL statements one request sends, measured in-process with the query logger. */
-async function queryCounts(url: string, list: Scenario[]): Promise<Map<string, number>> {
+const call = (app: Parameters<typeof request>[0], scenario: Scenario) => {
+  const test = scenario.method === 'GET' ? request(app).get(scenario.path) : request(app).post(scenario.path);
+  return scenario.body === undefined ? test : test.send(scenario.body as object);
+};
+
+/**
+ * In process, before any load: the SQL statements one request of each scenario sends
+ * (counted with the query logger), its JSON, and the floor statements (each compiled
+ * route's final statement with this request's values).
+ */
+async function inspect(url: string, list: Scenario[]) {
   let counting = false;
   let count = 0;
   const orm = await createOrm(url, {
@@ -109,26 +253,53 @@ async function queryCounts(url: string, list: Scenario[]): Promise<Map<string, n
       if (counting && message.includes('[query]')) count += 1;
     },
   });
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
-  const { app, stop } = await buildApp({ orm, config, log: pino({ level: 'silent' }) });
+  const log = pino({ level: 'silent' });
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', RATE_LIMIT: 'off' });
+  const { app, stop } = await buildApp({ orm, config, log });
+  const runner = new OperationRunner(
+    await buildAppSchema(),
+    {
+      maxDepth: config.graphqlMaxDepth,
+      maxCost: config.graphqlMaxCost,
+      maxAliases: config.graphqlMaxAliases,
+      maxTokens: config.graphqlMaxTokens,
+    },
+    orm.getMetadata(),
+  );
   const counts = new Map<string, number>();
+  const bodies = new Map<string, unknown>();
+  const floors: { name: string; path: string; text: string; values: unknown[] }[] = [];
   try {
     for (const scenario of list) {
       counting = true;
       count = 0;
-      const res = await request(app)
-        .post(scenario.path)
-        .send(scenario.body as object);
+      const res = await call(app, scenario);
       counting = false;
       if (res.status !== 200)
         throw new Error(`${scenario.name}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
       counts.set(scenario.name, count);
+      bodies.set(scenario.name, res.body);
+      if (!scenario.floor) continue;
+      const route = restRoutes.find((r) => r.contract === scenario.contract)!;
+      const plan = runner.prepare(route.document, route.rootField).plan;
+      if (!plan) throw new Error(`${scenario.name}: the route is not compiled`);
+      const ctx = new RequestContext(
+        orm.em.fork(),
+        'bench',
+        'en',
+        log,
+        undefined,
+        createAccountServices(config, log),
+        undefined,
+      );
+      const { text, values } = numbered(await plan.statement(ctx, scenario.floor));
+      floors.push({ name: scenario.name, path: `/floor/${floors.length}`, text, values });
     }
   } finally {
     await stop();
     await orm.close();
   }
-  return counts;
+  return { counts, bodies, floors };
 }
 
 async function startService(url: string, port: number): Promise<ChildProcess> {
@@ -156,12 +327,38 @@ async function startService(url: string, port: number): Promise<ChildProcess> {
   throw new Error('the service did not become ready');
 }
 
-async function load(port: number, scenario: Scenario) {
+async function startFloor(url: string, port: number, statements: object[]): Promise<ChildProcess> {
+  const file = join(tmpdir(), `catalog-bench-floor-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(statements));
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'scripts/bench-floor.ts'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      FLOOR_STATEMENTS: file,
+      NODE_ENV: 'production',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let attempt = 0; attempt < 120; attempt += 1) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 500));
+  }
+  child.kill('SIGTERM');
+  throw new Error('the floor did not become ready');
+}
+
+async function load(port: number, path: string, scenario: Pick<Scenario, 'method' | 'body'>) {
   const result = await autocannon({
-    url: `http://127.0.0.1:${port}${scenario.path}`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(scenario.body),
+    url: `http://127.0.0.1:${port}${path}`,
+    method: scenario.method,
+    ...(scenario.body === undefined
+      ? {}
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(scenario.body) }),
     connections: CONNECTIONS,
     duration: SECONDS,
   });
@@ -173,29 +370,49 @@ async function load(port: number, scenario: Scenario) {
   };
 }
 
+const cell = (value: string | number, width: number) => String(value).padStart(width);
+
 async function main(): Promise<void> {
   const { url, embedded } = await benchDatabase();
-  let service: ChildProcess | undefined;
+  const children: ChildProcess[] = [];
   try {
     await loadData(url);
-    const data = await describeData(url);
-    console.log(`data: ${data.titles} titles, ${data.entries} list entries; #21 user: ${data.busiestUser}`);
-    const list = scenarios(data.busiestUser);
-    const counts = await queryCounts(url, list);
-    const port = await freeLoopbackPort();
-    service = await startService(url, port);
-    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per scenario\n`);
-    console.log('scenario                      median ms   p99 ms    req/s   SQL/request  errors');
+    const data = await discover(url);
+    console.log(`data: ${data.titles} titles, ${data.entries} list entries`);
+    const list = scenarios(data);
+    const { counts, bodies, floors } = await inspect(url, list);
+    const servicePort = await freeLoopbackPort();
+    children.push(await startService(url, servicePort));
+    const floorPort = await freeLoopbackPort();
+    children.push(await startFloor(url, floorPort, floors));
+    for (const floor of floors) {
+      const same = isDeepStrictEqual(
+        await (await fetch(`http://127.0.0.1:${floorPort}${floor.path}`)).json(),
+        bodies.get(floor.name),
+      );
+      if (!same) throw new Error(`${floor.name}: the floor's JSON differs from the service's`);
+    }
+    console.log(
+      `\n${CONNECTIONS} connections, ${SECONDS} s per run; floors answer with the service's exact JSON\n`,
+    );
+    console.log(
+      `${'scenario'.padEnd(28)}${cell('req/s', 8)}${cell('p50 ms', 8)}${cell('p99 ms', 8)}${cell('SQL', 5)}${cell('errors', 8)}${cell('floor req/s', 13)}${cell('/floor', 8)}`,
+    );
     for (const scenario of list) {
-      const { median, p99, rps, errors } = await load(port, scenario);
+      const measured = await load(servicePort, scenario.path, scenario);
+      const floor = floors.find((f) => f.name === scenario.name);
+      const floorRps = floor ? (await load(floorPort, floor.path, { method: 'GET' })).rps : undefined;
       console.log(
-        `${scenario.name.padEnd(30)}${String(median).padStart(9)}${String(p99).padStart(9)}${rps
-          .toFixed(0)
-          .padStart(9)}${String(counts.get(scenario.name)).padStart(13)}${String(errors).padStart(8)}`,
+        `${scenario.name.padEnd(28)}${cell(measured.rps.toFixed(0), 8)}${cell(measured.median, 8)}${cell(measured.p99, 8)}${cell(
+          counts.get(scenario.name) ?? '?',
+          5,
+        )}${cell(measured.errors, 8)}${cell(floorRps?.toFixed(0) ?? '', 13)}${cell(floorRps ? (measured.rps / floorRps).toFixed(2) : '', 8)}`,
       );
     }
+    const rss = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(children[0].pid)]));
+    console.log(`\nservice RSS after the load: ${Math.round(rss / 1024)} MB`);
   } finally {
-    service?.kill('SIGTERM');
+    for (const child of children) child.kill('SIGTERM');
     await embedded?.stop();
   }
 }

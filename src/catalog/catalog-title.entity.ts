@@ -18,6 +18,12 @@ import { Genre } from './genre.entity';
   expression: (table, _columns, name) =>
     `create index "${name}" on ${table} ("score" desc, "scored_by" desc, "reference" desc) where not "deleted"`,
 })
+// The same order over the titles the NSFW auto-hide keeps (#3's default list and its count).
+@Index({
+  properties: ['score', 'scored_by', 'reference', 'has_nsfw_genre'],
+  expression: (table, _columns, name) =>
+    `create index "${name}" on ${table} ("score" desc, "scored_by" desc, "reference" desc) where not "deleted" and not "has_nsfw_genre"`,
+})
 @Index({
   properties: ['title_ua'],
   expression: (table, _columns, name) =>
@@ -138,6 +144,14 @@ export abstract class CatalogTitle extends ReferencedEntity {
   get has_franchise(): boolean {
     return this.franchise !== null;
   }
+
+  /**
+   * Whether the title has one of the NSFW genres (NSFW_GENRES), for the NSFW auto-hide
+   * (semantics §1.9). Kept by triggers on the genre links and genre slugs (migration
+   * 20261125160000), never written by the service.
+   */
+  @Property({ type: 'boolean', default: false })
+  has_nsfw_genre: boolean = false;
 
   /** Soft delete: a deleted title is never found or listed (semantics §1.8). */
   @Property({ type: 'boolean' })

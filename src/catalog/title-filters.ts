@@ -55,7 +55,7 @@ export interface TitleFilters {
   hide_nsfw?: boolean;
 }
 
-/** Genres whose titles the NSFW auto-hide removes (semantics §1.9). */
+/** Genres whose titles the NSFW auto-hide removes (semantics §1.9); SQL `nsfw_genre_slugs()` holds the same. */
 export const NSFW_GENRES = ['ecchi', 'erotica', 'hentai'] as const;
 
 /** `genres` entries split into required and excluded slugs, `-` prefixes removed, each once. */
@@ -125,7 +125,8 @@ function genreConditions(kind: TitleContentType, t: string, filters: TitleFilter
   return [
     ...(include.length > 0 ? [linked('in', include, true)] : []),
     ...(exclude.length > 0 ? [linked('not in', exclude)] : []),
-    ...(filters.hide_nsfw ? [linked('not in', NSFW_GENRES)] : []),
+    // The flag the database keeps from the genre links (catalog-title.entity.ts).
+    ...(filters.hide_nsfw ? [sql(`not ${t}.has_nsfw_genre`)] : []),
   ];
 }
 

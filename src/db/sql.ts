@@ -39,26 +39,43 @@ const isBeyondInteger = (value: unknown): value is number =>
  * an array value becoming one placeholder per element, as knex binds them.
  */
 export function numbered({ sql: text, params }: SqlFragment): { text: string; values: unknown[] } {
+  const segments = segmentsOf(text);
+  if (segments.length - 1 !== params.length)
+    throw new Error(`SQL has ${segments.length - 1} placeholders for ${params.length} values`);
   const values: unknown[] = [];
-  let next = 0;
+  let out = segments[0];
+  params.forEach((value, i) => {
+    const list = Array.isArray(value) ? value : [value];
+    out += list.map((item) => (isBeyondInteger(item) ? String(item) : `$${values.push(item)}`)).join(', ');
+    out += segments[i + 1];
+  });
+  return { text: out, values };
+}
+
+/** Texts split at their placeholders, kept for the texts seen most (hot statements repeat). */
+const segmentCache = new Map<string, string[]>();
+const SEGMENT_CACHE_SIZE = 256;
+
+function segmentsOf(text: string): string[] {
+  let segments = segmentCache.get(text);
+  if (segments) return segments;
+  segments = [];
   let quote: string | undefined;
-  let out = '';
-  for (const char of text) {
+  let start = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i];
     if (quote) {
       if (char === quote) quote = undefined;
-      out += char;
-    } else if (char === "'" || char === '"') {
-      quote = char;
-      out += char;
-    } else if (char === '?') {
-      const value = params[next];
-      next += 1;
-      const list = Array.isArray(value) ? value : [value];
-      out += list.map((item) => (isBeyondInteger(item) ? String(item) : `$${values.push(item)}`)).join(', ');
-    } else out += char;
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === '?') {
+      segments.push(text.slice(start, i));
+      start = i + 1;
+    }
   }
-  if (next !== params.length) throw new Error(`SQL has ${next} placeholders for ${params.length} values`);
-  return { text: out, values };
+  segments.push(text.slice(start));
+  if (segmentCache.size >= SEGMENT_CACHE_SIZE) segmentCache.clear();
+  segmentCache.set(text, segments);
+  return segments;
 }
 
 /**

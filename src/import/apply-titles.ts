@@ -16,10 +16,10 @@ import type {
   TitleSection,
 } from './import-schema';
 import { readRecords, titleRangeProblems } from './import-validation';
+import { NSFW_GENRES } from '../catalog/title-filters';
 import { TitleLinks, type DesiredLinks, type LinkName } from './title-links';
 
 /** Genres that make a title NSFW for catalog searches (semantics §1.9). */
-const NSFW_GENRES = ['ecchi', 'erotica', 'hentai'];
 
 interface SplitRecord<E> {
   slug: string;

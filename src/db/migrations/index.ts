@@ -2,6 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_initial } from './Migration20261122000000_initial';
 import { Migration20261122010630_native_scores } from './Migration20261122010630_native_scores';
 import { Migration20261122013337_notification_subject } from './Migration20261122013337_notification_subject';
+import { Migration20261125160000_nsfw_genre_flag } from './Migration20261125160000_nsfw_genre_flag';
 
 /** Every committed migration, in order; `npm run migration:create` writes new ones to add here. */
 export const migrationsList: MigrationObject[] = [
@@ -11,4 +12,5 @@ export const migrationsList: MigrationObject[] = [
     name: 'Migration20261122013337_notification_subject',
     class: Migration20261122013337_notification_subject,
   },
+  { name: 'Migration20261125160000_nsfw_genre_flag', class: Migration20261125160000_nsfw_genre_flag },
 ];
