@@ -19,7 +19,6 @@ import { graphqlLimitOptions } from './graphql/limits';
 import { OperationRunner } from './graphql/runner';
 import { playgroundRouter } from './graphql/playground';
 import { contextOf, readJsonBody, sendError, sendRequestError } from './http';
-import { httpCaching } from './http/caching';
 import { graphqlMethods, optionsRouter, rejectBrokenEncoding } from './http/methods';
 import { corsMiddleware } from './http/cors';
 import { createRateLimit } from './http/rate-limit';
@@ -144,8 +143,13 @@ export async function buildApp({
   // Exactly /graphql: anything below it (a trailing slash, unknown assets) is the app's 404.
   app.all('/graphql', expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) }));
   app.use(openApiRouter(schema, routes));
-  app.use(httpCaching(routes, config));
-  app.use(restRouter(routes, new OperationRunner(schema, limitValues, orm.getMetadata())));
+  app.use(
+    restRouter(
+      routes,
+      new OperationRunner(schema, limitValues, orm.getMetadata()),
+      config.cacheMaxAgeSeconds,
+    ),
+  );
 
   app.use((_req, res) => sendError(res, new AppError('system:not_found'), contextOf(res).language));
   app.use(errorHandler);

@@ -39,9 +39,16 @@ const isBeyondInteger = (value: unknown): value is number =>
  * an array value becoming one placeholder per element, as knex binds them.
  */
 export function numbered({ sql: text, params }: SqlFragment): { text: string; values: unknown[] } {
-  const segments = segmentsOf(text);
+  const placeholders = placeholdersOf(text);
+  const { segments } = placeholders;
   if (segments.length - 1 !== params.length)
     throw new Error(`SQL has ${segments.length - 1} placeholders for ${params.length} values`);
+  // One value per placeholder: the same text every time (and the same string, whose hash
+  // the prepared-statement look-up then reuses).
+  if (!params.some((value) => Array.isArray(value) || isBeyondInteger(value))) {
+    placeholders.plain ??= segments.reduce((out, segment, i) => `${out}$${i}${segment}`);
+    return { text: placeholders.plain, values: params };
+  }
   const values: unknown[] = [];
   let out = segments[0];
   params.forEach((value, i) => {
@@ -52,14 +59,20 @@ export function numbered({ sql: text, params }: SqlFragment): { text: string; va
   return { text: out, values };
 }
 
-/** Texts split at their placeholders, kept for the texts seen most (hot statements repeat). */
-const segmentCache = new Map<string, string[]>();
-const SEGMENT_CACHE_SIZE = 256;
+/** A text split at its placeholders, and its numbered form for one value per placeholder. */
+interface Placeholders {
+  segments: string[];
+  plain?: string;
+}
 
-function segmentsOf(text: string): string[] {
-  let segments = segmentCache.get(text);
-  if (segments) return segments;
-  segments = [];
+/** Kept for the texts seen most: hot statements repeat. */
+const placeholderCache = new Map<string, Placeholders>();
+const PLACEHOLDER_CACHE_SIZE = 256;
+
+function placeholdersOf(text: string): Placeholders {
+  const cached = placeholderCache.get(text);
+  if (cached) return cached;
+  const segments: string[] = [];
   let quote: string | undefined;
   let start = 0;
   for (let i = 0; i < text.length; i += 1) {
@@ -73,9 +86,10 @@ function segmentsOf(text: string): string[] {
     }
   }
   segments.push(text.slice(start));
-  if (segmentCache.size >= SEGMENT_CACHE_SIZE) segmentCache.clear();
-  segmentCache.set(text, segments);
-  return segments;
+  if (placeholderCache.size >= PLACEHOLDER_CACHE_SIZE) placeholderCache.clear();
+  const placeholders = { segments };
+  placeholderCache.set(text, placeholders);
+  return placeholders;
 }
 
 /**

@@ -3,14 +3,15 @@ import { Follow } from '../accounts/follow.entity';
 import { User } from '../accounts/user.entity';
 import type { SeededRandom } from '../import/demo-catalog';
 import { Notification } from '../notifications/notification.entity';
-import { createFollow } from './follow.service';
+import { addFollows } from './follow.service';
 
 const HOUR_MS = 60 * 60 * 1000;
 const NAMED_DEMO_ACCOUNT = /^demo_/;
 
 /**
  * Demo follows, made through the follow service so that every rule holds and the
- * followed users get their `follow` notifications (with the usual skip rules). Each
+ * followed users get their `follow` notifications (with the usual skip rules), all in
+ * one batch (the pairs are distinct and never a user and themself). Each
  * active account follows a few others; the named demo accounts get extra followers,
  * so that logging in as one shows a notification list and an unseen count. Times
  * are spread over the last two weeks. Runs once: nothing happens when follows exist.
@@ -51,9 +52,7 @@ export async function seedDemoFollowsAndNotifications(
     }))
     .sort((a, b) => a.at.getTime() - b.at.getTime());
   const notificationsBefore = await em.count(Notification, {});
-  await em.transactional(async (tx) => {
-    for (const { follower, followed, at } of timed) await createFollow(tx, follower, followed, at);
-  });
+  await em.transactional((tx) => addFollows(tx, timed));
   const notifications = (await em.count(Notification, {})) - notificationsBefore;
   return { follows: timed.length, notifications };
 }

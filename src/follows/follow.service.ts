@@ -6,16 +6,58 @@ import { User } from '../accounts/user.entity';
 import { findUserByUsername } from '../accounts/users.service';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import { AppError } from '../common/errors/app-error';
-import { notify, userSnapshot } from '../notifications/notify';
+import { notifyAll, userSnapshot } from '../notifications/notify';
 
 const findFollow = (em: EntityManager, follower: User, followed: User) =>
   em.findOne(Follow, { follower: follower.reference, followed: followed.reference });
 
+/** One follow to make: who follows whom, since when. */
+export interface NewFollow {
+  follower: User;
+  followed: User;
+  at: Date;
+}
+
+/**
+ * Follows, in the caller's transaction, each with the `follow` notification of the
+ * followed user (§4: its skip and anti-spam rules apply) and the action `follow`; a
+ * constant number of statements for any number of follows (the demo seeder makes them
+ * all at once). Flushed before the notifications, so that a follow of a pair that
+ * already follows (a concurrent one included) fails on the unique key: 409
+ * `follow:already_following`.
+ */
+export async function addFollows(tx: EntityManager, follows: readonly NewFollow[]): Promise<Follow[]> {
+  const created = follows.map(({ follower, followed, at }) =>
+    tx.create(Follow, {
+      follower: tx.getReference(User, follower.reference),
+      followed: tx.getReference(User, followed.reference),
+      created: at,
+    }),
+  );
+  try {
+    await tx.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw new AppError('follow:already_following');
+    throw error;
+  }
+  await notifyAll(
+    tx,
+    follows.map(({ follower, followed, at }, i) => ({
+      recipient: followed,
+      type: 'follow' as const,
+      initiator: follower,
+      data: userSnapshot(follower),
+      eventKey: `follow:${created[i].reference}`,
+      at,
+    })),
+  );
+  for (const { follower, followed } of follows) recordAction(tx, follower, 'follow', followed.reference);
+  return created;
+}
+
 /**
  * Makes `follower` follow `followed` at time `at`, with the rules after the look-up
- * (semantics §3.9): 400 `follow:self`, then 409 `follow:already_following`. In the
- * same transaction: the `follow` notification of the followed user (§4: its skip and
- * anti-spam rules apply) and the action `follow`. The demo seeder uses it directly.
+ * (semantics §3.9): 400 `follow:self`, then 409 `follow:already_following`.
  */
 export function createFollow(
   em: EntityManager,
@@ -26,27 +68,7 @@ export function createFollow(
   if (follower.reference === followed.reference) throw new AppError('follow:self');
   return em.transactional(async (tx) => {
     if (await findFollow(tx, follower, followed)) throw new AppError('follow:already_following');
-    const follow = tx.create(Follow, {
-      follower: tx.getReference(User, follower.reference),
-      followed: tx.getReference(User, followed.reference),
-      created: at,
-    });
-    try {
-      // Flushed here so that a concurrent follow of the same pair fails on the unique key.
-      await tx.flush();
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new AppError('follow:already_following');
-      throw error;
-    }
-    await notify(tx, {
-      recipient: followed,
-      type: 'follow',
-      initiator: follower,
-      data: userSnapshot(follower),
-      eventKey: `follow:${follow.reference}`,
-      at,
-    });
-    recordAction(tx, follower, 'follow', followed.reference);
+    const [follow] = await addFollows(tx, [{ follower, followed, at }]);
     return follow;
   });
 }

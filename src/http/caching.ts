@@ -1,8 +1,6 @@
 import type { RequestHandler, Response } from 'express';
-import { Router } from 'express';
-import type { Config } from '../config';
 import { contextOf } from '../http';
-import { expressPath, inMountingOrder, type RestRoute } from '../rest/route';
+import type { RestRoute } from '../rest/route';
 
 type WriteHead = Response['writeHead'];
 
@@ -20,14 +18,14 @@ function beforeHeaders(res: Response, decide: (status: number) => void): void {
 }
 
 /**
- * Cache headers of one REST GET route. A successful answer to an anonymous caller
+ * Cache headers of one REST GET route, the first handler of its chain. A successful answer to an anonymous caller
  * (no raw `auth` header or cookie; the token is never resolved here, semantics §7.20)
  * on a route with authentication `none` or `optional` is `public, max-age=N`; with a
  * token present it is `private, no-store`; errors are `no-store` without an ETag.
  * Express adds the weak ETag of `res.json` bodies and answers a matching
  * `If-None-Match` with 304 (only for GET/HEAD with a 2xx status).
  */
-function cacheHeaders(route: RestRoute, maxAgeSeconds: number): RequestHandler {
+export function cacheHeaders(route: RestRoute, maxAgeSeconds: number): RequestHandler {
   const publicValue = `public, max-age=${maxAgeSeconds}`;
   return (_req, res, next) => {
     const anonymous = !contextOf(res).auth.rawToken;
@@ -44,19 +42,6 @@ function cacheHeaders(route: RestRoute, maxAgeSeconds: number): RequestHandler {
         res.setHeader('Cache-Control', 'private, no-store');
       }
     });
-    // Only the first matching route decides (a literal path over a parameter one).
-    next('router');
+    next();
   };
-}
-
-/** Mount before the REST router: sets cache headers on the table's GET routes. */
-export function httpCaching(routes: readonly RestRoute[], config: Config): Router {
-  const router = Router({ strict: true, caseSensitive: true });
-  const seen = new Set<string>();
-  for (const route of inMountingOrder(routes)) {
-    if (route.method !== 'GET' || seen.has(route.path)) continue;
-    seen.add(route.path);
-    router.get(expressPath(route.path), cacheHeaders(route, config.cacheMaxAgeSeconds));
-  }
-  return router;
 }

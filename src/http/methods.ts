@@ -33,7 +33,7 @@ export const graphqlMethods: RequestHandler = (req, res, next) => {
  * are answered before): 405 with the full `Allow`, instead of express's automatic
  * answer, which lists only the methods of the first router that matched.
  */
-export function optionsRouter(routes: readonly RestRoute[]): Router {
+export function optionsRouter(routes: readonly RestRoute[]): RequestHandler {
   const router = Router({ strict: true, caseSensitive: true });
   router.options('/graphql', methodNotAllowed(GRAPHQL_METHODS));
   for (const [path, pathRoutes] of routesByPath(routes)) {
@@ -41,7 +41,8 @@ export function optionsRouter(routes: readonly RestRoute[]): Router {
   }
   // Anything else is an unknown path.
   router.options('/{*path}', (req, res) => sendRequestError(req, res, new AppError('system:not_found')));
-  return router;
+  // Other methods skip the path matching altogether.
+  return (req, res, next) => (req.method === 'OPTIONS' ? router(req, res, next) : next());
 }
 
 /**

@@ -2,6 +2,7 @@ import { type Request, type RequestHandler, type Response, Router } from 'expres
 import { asAppError } from '../common/errors/render';
 import type { OperationRunner, PreparedOperation } from '../graphql/runner';
 import { contextOf, readJsonBody, sendError } from '../http';
+import { cacheHeaders } from '../http/caching';
 import { methodNotAllowed } from '../http/methods';
 import { validateRouteInput } from './input-validation';
 import { expressPath, type RestRoute, type RouteInput, routesByPath } from './route';
@@ -46,12 +47,19 @@ async function runRoute(
  * Mounts every route of the table in mounting order (literal segments win); a known
  * path with another method answers 405 with `Allow`.
  */
-export function restRouter(routes: readonly RestRoute[], runner: OperationRunner): Router {
+export function restRouter(
+  routes: readonly RestRoute[],
+  runner: OperationRunner,
+  cacheMaxAgeSeconds: number,
+): Router {
   const router = Router({ strict: true, caseSensitive: true });
   for (const [path, pathRoutes] of routesByPath(routes)) {
     for (const route of pathRoutes) {
       const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-      const handlers: RequestHandler[] = route.body ? [jsonBody] : [];
+      const handlers: RequestHandler[] = [
+        ...(route.method === 'GET' ? [cacheHeaders(route, cacheMaxAgeSeconds)] : []),
+        ...(route.body ? [jsonBody] : []),
+      ];
       const operation = runner.prepare(route.document, route.rootField);
       router[method](expressPath(path), ...handlers, (req, res) =>
         runRoute(route, operation, runner, req, res),
