@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -6,7 +5,6 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import cookieParser from 'cookie-parser';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { type AccountServices, createAccountServices } from './accounts/account-services';
 import { AppError, languageOf, validationError } from './common/errors/app-error';
 import { asAppError, formatGraphQLError } from './common/errors/render';
@@ -21,6 +19,7 @@ import { playgroundRouter } from './graphql/playground';
 import { contextOf, readJsonBody, sendError, sendRequestError } from './http';
 import { graphqlMethods, optionsRouter, rejectBrokenEncoding } from './http/methods';
 import { corsMiddleware } from './http/cors';
+import { startRequestLog } from './http/request-log';
 import { createRateLimit } from './http/rate-limit';
 import type { Mailer } from './mail/mailer';
 import { openApiRouter } from './rest/docs';
@@ -44,8 +43,6 @@ export interface App {
   apollo: ApolloServer<RequestContext>;
   stop(): Promise<void>;
 }
-
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** The raw token: a non-empty `auth` header wins over the `auth` cookie (semantics §1.2). */
 function rawTokenOf(req: express.Request): string | undefined {
@@ -98,22 +95,10 @@ export async function buildApp({
   app.set('strict routing', true);
   app.set('case sensitive routing', true);
 
-  app.use(
-    pinoHttp({
-      logger: log,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-    }),
-  );
+  app.use(cookieParser());
+  app.use(requestContext(orm, accounts, log));
   const cors = corsMiddleware(config);
   if (cors) app.use(cors);
-  app.use(cookieParser());
-  app.use(requestContext(orm, accounts));
   app.use(requestTimeout(config.requestTimeoutMs));
 
   app.get('/healthz', (_req, res) => {
@@ -165,21 +150,25 @@ export async function buildApp({
   };
 }
 
-/** One forked entity manager, the lazy caller and the message language per request. */
-function requestContext(orm: MikroORM, accounts: AccountServices): RequestHandler {
+/**
+ * Per request: its id and log line (src/http/request-log.ts), one forked entity
+ * manager, the lazily resolved caller and the message language.
+ */
+function requestContext(orm: MikroORM, accounts: AccountServices, log: Logger): RequestHandler {
   return (req, res, next) => {
+    const request = startRequestLog(req, res, log);
     const language = languageOf(req.get('accept-language'));
     const context = new RequestContext(
       orm.em.fork(),
-      String(req.id),
+      request.id,
       language,
-      req.log,
+      request.log,
       rawTokenOf(req),
       accounts,
       req.get('captcha'),
     );
     res.locals.context = context;
-    requestScope.run({ requestId: context.requestId, language, log: req.log }, next);
+    requestScope.run({ requestId: context.requestId, language, log: request.log }, next);
   };
 }
 

@@ -303,10 +303,7 @@ function compileOne(
   };
 }
 
-/**
- * A page of the rows the root's list query selects, in its order, with the exact total
- * (a page past the end counts separately, only then), as `{pagination, list}`.
- */
+/** A page of the rows the root's list query selects, in its order, with the exact total, as `{pagination, list}`. */
 function compilePage(
   compiler: Compiler,
   root: Extract<SqlRoot, { kind: 'page' }>,
