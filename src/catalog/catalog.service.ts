@@ -2,6 +2,8 @@ import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TitleContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
+import { sql } from '../db/sql';
+import type { SqlSubject } from '../graphql/sql-plan/fields';
 import type { ErrorCode } from '../common/errors/catalog';
 import { Anime } from './anime.entity';
 import type { CatalogTitle } from './catalog-title.entity';
@@ -25,17 +27,28 @@ export function titleEntity<K extends TitleContentType>(kind: K): EntityClass<Ti
   return TITLE_ENTITIES[kind] as EntityClass<CatalogTitle> as EntityClass<TitleOf[K]>;
 }
 
-/**
- * Module look-up (semantics §1.8): the slug is lower-cased first; deleted titles are
- * never found.
- */
+/** The slug a module look-up searches for (semantics §1.8): lower-cased first. */
+export const moduleSlug = (slug: string): string => slug.toLowerCase();
+
+/** Module look-up (semantics §1.8): see {@link moduleSlug}; deleted titles are never found. */
 export function findTitleBySlug<K extends TitleContentType>(
   em: EntityManager,
   kind: K,
   slug: string,
   notFound: ErrorCode,
 ): Promise<TitleOf[K]> {
-  return findTitle(em, kind, slug.toLowerCase(), notFound);
+  return findTitle(em, kind, moduleSlug(slug), notFound);
+}
+
+/** {@link findTitleBySlug} as a list's subject (src/graphql/sql-plan): the title's reference. */
+export function titleSubject(kind: TitleContentType, slug: string, notFound: ErrorCode): SqlSubject {
+  return {
+    select: sql(
+      `select reference, null::text as refused from ${kind} where slug = ? and not deleted`,
+      moduleSlug(slug),
+    ),
+    notFound,
+  };
 }
 
 /** Look-up by content type and slug (semantics §1.8): exact, case-sensitive slug; not deleted. */

@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import { READ_STATUSES } from '../common/enums';
 import type { RequestContext } from '../context';
 import { sqlFields, sqlRoot, sqlRows } from '../graphql/sql-plan/fields';
-import { findTitleBySlug } from './catalog.service';
+import { findTitleBySlug, moduleSlug } from './catalog.service';
 import { Manga } from './manga.entity';
 import { MangaStats, mangaStats } from './manga-stats';
 import { ReadableTitleFields } from './title-fields';
@@ -11,11 +11,12 @@ import { ReadableTitleFields } from './title-fields';
 sqlRoot('manga', {
   kind: 'one',
   type: Manga,
-  // findTitleBySlug: the slug lower-cased, deleted titles never found.
+  // findTitleBySlug: the module slug, deleted titles never found.
   rows: (manga, { slug }) => ({
     from: `manga ${manga}`,
-    where: `${manga}.slug = lower(${slug}) and not ${manga}.deleted`,
+    where: `${manga}.slug = ${slug} and not ${manga}.deleted`,
   }),
+  values: ({ slug }) => ({ slug: moduleSlug(String(slug)) }),
   notFound: 'manga:not_found',
 });
 const STATS_COLUMNS = [

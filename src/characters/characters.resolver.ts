@@ -3,6 +3,7 @@ import { PageArgs, PagedType } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { Appearance } from './appearance.entity';
 import { sqlRoot } from '../graphql/sql-plan/fields';
+import { titleSubject } from '../catalog/catalog.service';
 import { novelCharacters, novelCharactersQuery } from './characters.service';
 
 @ObjectType()
@@ -12,7 +13,8 @@ export class NovelCharacterPage extends PagedType(Appearance) {}
 sqlRoot('novelCharacters', {
   kind: 'page',
   item: Appearance,
-  query: (ctx, args) => novelCharactersQuery(ctx.em, String(args.slug)),
+  subject: (args) => titleSubject('novel', String(args.slug), 'novel:not_found'),
+  query: async (_ctx, _args, novel) => novelCharactersQuery(novel),
 });
 
 @Resolver()

@@ -2,20 +2,19 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findTitleBySlug } from '../catalog/catalog.service';
 import { type ListQuery, listPage } from '../common/pagination/paged-query';
 import type { Page, PageArgs } from '../common/pagination/pagination';
-import { sql } from '../db/sql';
+import { concatSql, sql, type SqlFragment } from '../db/sql';
 import { Appearance } from './appearance.entity';
 import type { Character } from './character.entity';
 
 /**
- * #19: the characters of a novel, main ones first, then by English name (C collation,
- * nulls last), then character reference.
+ * #19: the characters of a novel (`novel`: the SQL of its reference), main ones first,
+ * then by English name (C collation, nulls last), then character reference.
  */
-export async function novelCharactersQuery(em: EntityManager, slug: string): Promise<ListQuery> {
-  const novel = await findTitleBySlug(em, 'novel', slug, 'novel:not_found');
+export function novelCharactersQuery(novel: SqlFragment): ListQuery {
   return {
     reference: 'a.reference',
     from: 'appearance a join character c on c.reference = a.character_reference',
-    where: sql('a.novel_reference = ?', novel.reference),
+    where: concatSql('a.novel_reference = ', novel),
     orderBy: sql('a.main desc, c.name_en collate "C" asc nulls last, c.reference asc'),
   };
 }
@@ -26,7 +25,8 @@ export async function novelCharacters(
   slug: string,
   args: PageArgs,
 ): Promise<Page<Appearance>> {
-  return listPage(em, Appearance, await novelCharactersQuery(em, slug), args, ['character']);
+  const novel = await findTitleBySlug(em, 'novel', slug, 'novel:not_found');
+  return listPage(em, Appearance, novelCharactersQuery(sql('?', novel.reference)), args, ['character']);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { RequestContext } from '../context';
 import { WatchEntry } from './watch-entry.entity';
 import { WatchListInput } from './watch-list.inputs';
 import { sqlRoot } from '../graphql/sql-plan/fields';
+import { userSubject } from '../accounts/users.service';
 import { watchList, watchListQuery } from './watch-list.service';
 
 @ObjectType()
@@ -13,7 +14,8 @@ export class WatchListPage extends PagedType(WatchEntry) {}
 sqlRoot('watchList', {
   kind: 'page',
   item: WatchEntry,
-  query: (ctx, args) => watchListQuery(ctx.em, String(args.username), (args.input ?? {}) as WatchListInput),
+  subject: (args) => userSubject(String(args.username)),
+  query: async (_ctx, args, user) => watchListQuery(user, (args.input ?? {}) as WatchListInput),
 });
 
 @Resolver()

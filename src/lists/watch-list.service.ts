@@ -3,7 +3,7 @@ import { findUserByUsername } from '../accounts/users.service';
 import { animeFilters } from '../catalog/catalog-list.inputs';
 import { titleConditions, titleSortColumn } from '../catalog/title-filters';
 import { type ListQuery, listPage } from '../common/pagination/paged-query';
-import { joinSql, sql } from '../db/sql';
+import { concatSql, joinSql, sql, type SqlFragment } from '../db/sql';
 import type { Page, PageArgs } from '../common/pagination/pagination';
 import { orderBySql, parseSort } from '../common/sorting';
 import { DEFAULT_WATCH_LIST_SORT, type WatchListInput, type WatchListSortField } from './watch-list.inputs';
@@ -22,22 +22,18 @@ const sortColumn = (field: WatchListSortField): string =>
     : titleSortColumn('anime', 'a', field as Exclude<WatchListSortField, keyof typeof ENTRY_COLUMNS>);
 
 /**
- * #21 POST /watch/{username}/list, after validation: the user's entries whose anime is
- * not deleted and matches the anime filters of §1.9 (no NSFW hiding), ordered by the
- * sort entries, then anime reference desc. No token is ever read.
+ * #21 POST /watch/{username}/list, after validation: the entries of the user (`user`: the
+ * SQL of its reference) whose anime is not deleted and matches the anime filters of §1.9
+ * (no NSFW hiding), ordered by the sort entries, then anime reference desc. No token is
+ * ever read.
  */
-export async function watchListQuery(
-  em: EntityManager,
-  username: string,
-  input: WatchListInput,
-): Promise<ListQuery> {
-  const user = await findUserByUsername(em, username);
+export function watchListQuery(user: SqlFragment, input: WatchListInput): ListQuery {
   const entries = parseSort<WatchListSortField>(input.sort ?? DEFAULT_WATCH_LIST_SORT);
   return {
     reference: 'w.reference',
     from: 'watch_entry w join anime a on a.reference = w.anime_reference',
     where: joinSql([
-      sql('w.user_reference = ?', user.reference),
+      concatSql('w.user_reference = ', user),
       ...(input.watch_status ? [sql('w.status = ?', input.watch_status)] : []),
       ...titleConditions('anime', 'a', animeFilters(input)),
     ]),
@@ -45,12 +41,13 @@ export async function watchListQuery(
   };
 }
 
-/** A page of {@link watchListQuery} with each entry's anime: three queries whatever the size. */
+/** A page of {@link watchListQuery} with each entry's anime, after the user's look-up. */
 export async function watchList(
   em: EntityManager,
   username: string,
   input: WatchListInput,
   args: PageArgs,
 ): Promise<Page<WatchEntry>> {
-  return listPage(em, WatchEntry, await watchListQuery(em, username, input), args, ['anime']);
+  const user = await findUserByUsername(em, username);
+  return listPage(em, WatchEntry, watchListQuery(sql('?', user.reference), input), args, ['anime']);
 }

@@ -27,6 +27,7 @@ import { getMetadataStorage } from 'type-graphql';
 import { AppError } from '../../common/errors/app-error';
 import { Pagination } from '../../common/pagination/pagination';
 import type { RequestContext } from '../../context';
+import type { ErrorCode } from '../../common/errors/catalog';
 import { concatSql, queryRows, sql, type SqlFragment } from '../../db/sql';
 import {
   declaredSqlField,
@@ -263,8 +264,17 @@ function rootOf(compiler: Compiler, operation: OperationDefinitionNode) {
   return { node, root, definition, type, selectionSet: node.selectionSet };
 }
 
-/** What a compiled statement needs per request, from the request's variables. */
-type Binder = (ctx: RequestContext, args: Record<string, unknown>) => Promise<SqlFragment>;
+/**
+ * The statement of one request, from its arguments; it returns `json`, and for a list
+ * with a subject also `found` and `refused` (see SqlSubject), answered with `notFound`.
+ */
+type Binder = (
+  ctx: RequestContext,
+  args: Record<string, unknown>,
+) => Promise<{ statement: SqlFragment; notFound: ErrorCode }>;
+
+/** The one-row CTE holding a list's subject (its reference and refusal). */
+const SUBJECT = 'subject';
 
 /** One row by its arguments: `select <json> from <rows> limit 1`. */
 function compileOne(
@@ -293,13 +303,14 @@ function compileOne(
   const text =
     cteColumns.length > 0 ? `with ${REQUEST} as (select ${cteColumns.join(', ')}) ${select}` : select;
   return {
-    bind: async (ctx, values) => ({
-      sql: text,
-      params: [
+    bind: async (ctx, values) => {
+      const bound = root.values?.(values) ?? values;
+      const params = [
         ...(usesViewer ? [await viewerOf(ctx)] : []),
-        ...columns.map(({ name }) => values[name] ?? null),
-      ],
-    }),
+        ...columns.map(({ name }) => bound[name] ?? null),
+      ];
+      return { statement: { sql: text, params }, notFound: root.notFound };
+    },
   };
 }
 
@@ -330,7 +341,8 @@ function compilePage(
   const usesViewer = compiler.usesViewer;
   return {
     bind: async (ctx, args) => {
-      const query = await root.query(ctx, args);
+      const subject = root.subject?.(args);
+      const query = await root.query(ctx, args, sql(`(select reference from ${SUBJECT})`));
       const page = Number(args.page);
       const size = Number(args.size);
       const order = query.orderBy;
@@ -346,9 +358,18 @@ function compilePage(
         order,
         sql(' limit ? offset ?', size, (page - 1) * size),
       );
-      return concatSql(
-        usesViewer ? sql(`with ${REQUEST} as (select ?::uuid as viewer) `, await viewerOf(ctx)) : '',
-        `select ${built}::text as json from (select (select count(*) from ${query.from} where `,
+      const ctes = [
+        ...(usesViewer ? [sql(`${REQUEST} as (select ?::uuid as viewer)`, await viewerOf(ctx))] : []),
+        ...(subject ? [concatSql(`${SUBJECT} as (`, subject.select, ')')] : []),
+      ];
+      const statement = concatSql(
+        ...ctes.flatMap((cte, i) => [i === 0 ? 'with ' : ', ', cte]),
+        ctes.length > 0 ? ' ' : '',
+        `select ${built}::text as json`,
+        subject
+          ? `, exists (select 1 from ${SUBJECT}) as found, (select refused from ${SUBJECT}) as refused`
+          : '',
+        ` from (select (select count(*) from ${query.from} where `,
         query.where,
         sql(
           `) as total, ?::integer as size, ?::integer as page, coalesce((select json_agg(${itemJson} order by listed.position) from (`,
@@ -358,6 +379,7 @@ function compilePage(
         listed,
         `) listed join ${table} ${item} on ${item}.reference = listed.reference), '[]'::json) as list offset 0) page`,
       );
+      return { statement, notFound: subject?.notFound ?? 'system:internal_error' };
     },
   };
 }
@@ -388,29 +410,29 @@ export function compileSqlPlan(
     const { node, root, definition, type, selectionSet } = rootOf(compiler, operation);
     compiled =
       root.kind === 'one'
-        ? {
-            ...compileOne(compiler, root, definition, type, selectionSet),
-            node,
-            definition,
-            notFound: root.notFound,
-          }
+        ? { ...compileOne(compiler, root, definition, type, selectionSet), node, definition }
         : { ...compilePage(compiler, root, type, selectionSet), node, definition };
   } catch (error) {
     if (error instanceof NotCompilable) return undefined;
     throw error;
   }
-  const { bind, node, definition, notFound } = compiled;
+  const { bind, node, definition } = compiled;
   const definitions = operation.variableDefinitions ?? [];
-  const statement = (ctx: RequestContext, variables: Record<string, unknown>): Promise<SqlFragment> => {
+  const bound = (ctx: RequestContext, variables: Record<string, unknown>) => {
     const coerced = getVariableValues(schema, definitions, variables);
     if (coerced.errors) throw coerced.errors[0];
     return bind(ctx, getArgumentValues(definition, node, coerced.coerced));
   };
   return {
-    statement,
+    statement: async (ctx, variables) => (await bound(ctx, variables)).statement,
     async run(ctx, variables) {
-      const [row] = await queryRows<{ json: string }>(ctx.em, await statement(ctx, variables));
-      if (!row) throw new AppError(notFound ?? 'system:internal_error');
+      const { statement, notFound } = await bound(ctx, variables);
+      const [row] = await queryRows<{ json: string; found?: boolean; refused?: ErrorCode | null }>(
+        ctx.em,
+        statement,
+      );
+      if (!row || row.found === false) throw new AppError(notFound);
+      if (row.refused) throw new AppError(row.refused);
       return row.json;
     },
   };

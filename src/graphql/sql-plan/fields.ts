@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../common/errors/catalog';
 import type { ListQuery } from '../../common/pagination/paged-query';
 import type { RequestContext } from '../../context';
+import type { SqlFragment } from '../../db/sql';
 
 /**
  * How GraphQL fields read in SQL, for operations compiled to one statement that builds
@@ -43,6 +44,8 @@ export type SqlRoot =
       /** The GraphQL type's class (an entity or a registered row type). */
       type: AnyClass;
       rows: (alias: string, args: Record<string, string>) => RowSource;
+      /** The arguments' values as the statement takes them (by default as given). */
+      values?: (args: Record<string, unknown>) => Record<string, unknown>;
       /** The error when no row is found. */
       notFound: ErrorCode;
     }
@@ -50,8 +53,21 @@ export type SqlRoot =
       kind: 'page';
       /** The entity of the listed items; `ListQuery.reference` selects their references. */
       item: AnyClass;
-      query: (ctx: RequestContext, args: Record<string, unknown>) => Promise<ListQuery>;
+      /** The row the list belongs to (a novel, a user), looked up in the same statement. */
+      subject?: (args: Record<string, unknown>) => SqlSubject;
+      /** The list query; `subject` is the SQL expression of the subject's reference. */
+      query: (ctx: RequestContext, args: Record<string, unknown>, subject: SqlFragment) => Promise<ListQuery>;
     };
+
+/**
+ * A look-up a list depends on: `select` returns at most one row, with `reference` and
+ * `refused` (the code of an error its state means, e.g. a deleted user, else null);
+ * no row answers `notFound`.
+ */
+export interface SqlSubject {
+  select: SqlFragment;
+  notFound: ErrorCode;
+}
 
 const fieldsByClass = new Map<AnyClass, Map<string, SqlField>>();
 const rowTypes = new Set<AnyClass>();
