@@ -14,6 +14,7 @@ import { RequestContext } from '../src/context';
 import { createOrm, ensureDatabase, migrate } from '../src/db/database';
 import { freeLoopbackPort, startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
 import { numbered } from '../src/db/sql';
+import { graphqlLimitsOf } from '../src/graphql/limits';
 import { OperationRunner } from '../src/graphql/runner';
 import { seedDemoData } from '../src/import/demo-data';
 import { restRoutes } from '../src/rest/routes';
@@ -256,16 +257,7 @@ async function inspect(url: string, list: Scenario[]) {
   const log = pino({ level: 'silent' });
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', RATE_LIMIT: 'off' });
   const { app, stop } = await buildApp({ orm, config, log });
-  const runner = new OperationRunner(
-    await buildAppSchema(),
-    {
-      maxDepth: config.graphqlMaxDepth,
-      maxCost: config.graphqlMaxCost,
-      maxAliases: config.graphqlMaxAliases,
-      maxTokens: config.graphqlMaxTokens,
-    },
-    orm.getMetadata(),
-  );
+  const runner = new OperationRunner(await buildAppSchema(), graphqlLimitsOf(config), orm.getMetadata());
   const counts = new Map<string, number>();
   const bodies = new Map<string, unknown>();
   const floors: { name: string; path: string; text: string; values: unknown[] }[] = [];

@@ -13,7 +13,7 @@ import type { Config } from './config';
 import { RequestContext } from './context';
 import { databasePlugin } from './graphql/database-plugin';
 import { requestChecksPlugin } from './graphql/request-checks';
-import { graphqlLimitOptions } from './graphql/limits';
+import { graphqlLimitOptions, graphqlLimitsOf } from './graphql/limits';
 import { OperationRunner } from './graphql/runner';
 import { playgroundRouter } from './graphql/playground';
 import { contextOf, readJsonBody, sendError, sendRequestError } from './http';
@@ -61,12 +61,7 @@ export async function buildApp({
   mailer,
 }: AppDependencies): Promise<App> {
   const accounts = createAccountServices(config, log, mailer);
-  const limitValues = {
-    maxDepth: config.graphqlMaxDepth,
-    maxCost: config.graphqlMaxCost,
-    maxAliases: config.graphqlMaxAliases,
-    maxTokens: config.graphqlMaxTokens,
-  };
+  const limitValues = graphqlLimitsOf(config);
   const limits = graphqlLimitOptions<RequestContext>(limitValues);
   // Built once: Apollo executes it, the OpenAPI document is derived from it.
   const schema = await buildAppSchema();

@@ -14,18 +14,20 @@ import { ExternalLink, type ReadableTitle } from './readable-title.entity';
 
 const bySlug = (a: { slug: string }, b: { slug: string }) => compareSlugs(a.slug, b.slug);
 
+/** The SQL form of a title's genres or magazines: the linked rows, by slug (as `bySlug`). */
+const linkedBySlug = (kind: TitleContentType, linked: 'genre' | 'magazine') =>
+  sqlRows((title, row) => ({
+    from: `${kind}_${linked}s ${row}_j join ${linked} ${row} on ${row}.reference = ${row}_j.${linked}_reference`,
+    where: `${row}_j.${kind}_reference = ${title}.reference`,
+    orderBy: `${row}.slug collate "C"`,
+  }));
+
 /**
  * Field resolvers every catalog title has. Relations load through MikroORM's batching
  * dataloader; their SQL forms (src/graphql/sql-plan) read the same rows in the same order.
  */
 export function CatalogTitleFields<T extends CatalogTitle>(Title: ClassType<T>, kind: TitleContentType) {
-  sqlFields(Title, {
-    genres: sqlRows((title, genre) => ({
-      from: `${kind}_genres ${genre}_j join genre ${genre} on ${genre}.reference = ${genre}_j.genre_reference`,
-      where: `${genre}_j.${kind}_reference = ${title}.reference`,
-      orderBy: `${genre}.slug collate "C"`,
-    })),
-  });
+  sqlFields(Title, { genres: linkedBySlug(kind, 'genre') });
 
   @Resolver(() => Title)
   abstract class CatalogTitleFieldResolver {
@@ -60,11 +62,7 @@ sqlFields(ExternalLink, {
 /** Field resolvers shared by manga and novels. */
 export function ReadableTitleFields<T extends ReadableTitle>(Title: ClassType<T>, kind: ReadContentType) {
   sqlFields(Title, {
-    magazines: sqlRows((title, magazine) => ({
-      from: `${kind}_magazines ${magazine}_j join magazine ${magazine} on ${magazine}.reference = ${magazine}_j.magazine_reference`,
-      where: `${magazine}_j.${kind}_reference = ${title}.reference`,
-      orderBy: `${magazine}.slug collate "C"`,
-    })),
+    magazines: linkedBySlug(kind, 'magazine'),
     authors: sqlRows((title, credit) => ({
       from: `credit ${credit}`,
       where: `${credit}.${kind}_reference = ${title}.reference`,

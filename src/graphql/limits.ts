@@ -53,6 +53,7 @@ import {
   valueFromASTUntyped,
 } from 'graphql';
 import { AppError } from '../common/errors/app-error';
+import type { Config } from '../config';
 import { SIZE_DEFAULT, SIZE_MAX } from '../common/pagination/pagination';
 
 export type QueryLimit = 'depth' | 'cost' | 'aliases' | 'tokens';
@@ -294,6 +295,18 @@ export function costLimitPlugin<Context extends object>({
         },
       };
     },
+  };
+}
+
+/** The limits the configuration sets. */
+export function graphqlLimitsOf(
+  config: Pick<Config, 'graphqlMaxDepth' | 'graphqlMaxCost' | 'graphqlMaxAliases' | 'graphqlMaxTokens'>,
+): GraphQLLimits {
+  return {
+    maxDepth: config.graphqlMaxDepth,
+    maxCost: config.graphqlMaxCost,
+    maxAliases: config.graphqlMaxAliases,
+    maxTokens: config.graphqlMaxTokens,
   };
 }
 

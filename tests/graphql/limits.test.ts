@@ -1,7 +1,7 @@
 import { getIntrospectionQuery, getOperationAST, parse, validate } from 'graphql';
 import request from 'supertest';
 import { loadConfig } from '../../src/config';
-import { countTokens, depthAndAliasRule, operationCost } from '../../src/graphql/limits';
+import { countTokens, depthAndAliasRule, graphqlLimitsOf, operationCost } from '../../src/graphql/limits';
 import { restRoutes } from '../../src/rest/routes';
 import { buildAppSchema } from '../../src/schema';
 import { buildManga } from '../factories';
@@ -46,12 +46,7 @@ describe('GraphQL limits: measures', () => {
   });
 
   it('lets every REST document through the default limits, at the largest page size', () => {
-    const rule = depthAndAliasRule({
-      maxDepth: config.graphqlMaxDepth,
-      maxAliases: config.graphqlMaxAliases,
-      maxCost: config.graphqlMaxCost,
-      maxTokens: config.graphqlMaxTokens,
-    });
+    const rule = depthAndAliasRule(graphqlLimitsOf(config));
     for (const route of restRoutes) {
       const label = `${route.method} ${route.path}`;
       const document = parse(route.document, { maxTokens: config.graphqlMaxTokens });

@@ -3,6 +3,7 @@ import type { Manga } from '../../src/catalog/manga.entity';
 import type { Novel } from '../../src/catalog/novel.entity';
 import type { User } from '../../src/accounts/user.entity';
 import { loadConfig } from '../../src/config';
+import { graphqlLimitsOf } from '../../src/graphql/limits';
 import { OperationRunner } from '../../src/graphql/runner';
 import type { RestRoute } from '../../src/rest/route';
 import { restRoutes } from '../../src/rest/routes';
@@ -165,16 +166,7 @@ async function seedWatchList(): Promise<{ owner: User; anime: Anime[] }> {
 describe('operations compiled to one SQL statement', () => {
   it('compiles the hot read routes (#16, #3, #19, #21) and no other', async () => {
     const config = loadConfig();
-    const runner = new OperationRunner(
-      await buildAppSchema(),
-      {
-        maxDepth: config.graphqlMaxDepth,
-        maxCost: config.graphqlMaxCost,
-        maxAliases: config.graphqlMaxAliases,
-        maxTokens: config.graphqlMaxTokens,
-      },
-      t.orm.getMetadata(),
-    );
+    const runner = new OperationRunner(await buildAppSchema(), graphqlLimitsOf(config), t.orm.getMetadata());
     const compiled = restRoutes
       .filter((route) => runner.prepare(route.document, route.rootField).plan)
       .map((route) => route.contract);
