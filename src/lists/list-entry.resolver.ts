@@ -5,17 +5,12 @@ import type { Manga } from '../catalog/manga.entity';
 import type { Novel } from '../catalog/novel.entity';
 import { ReadContent } from '../catalog/title-unions';
 import { ReadEntry } from './read-entry.entity';
-import { sqlFields, sqlRows } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlRelation } from '../graphql/sql-plan/fields';
 import { WatchEntry } from './watch-entry.entity';
 
 /** Titles of list entries load through MikroORM's batching dataloader, one query per batch. */
-// The same row in SQL (src/graphql/sql-plan).
-sqlFields(WatchEntry, {
-  anime: sqlRows((entry, anime) => ({
-    from: `anime ${anime}`,
-    where: `${anime}.reference = ${entry}.anime_reference`,
-  })),
-});
+// The resolver loads the relation: in SQL, the row it points to (src/graphql/sql-plan).
+sqlFields(WatchEntry, { anime: sqlRelation });
 
 @Resolver(() => WatchEntry)
 export class WatchEntryResolver {

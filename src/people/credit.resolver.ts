@@ -1,5 +1,5 @@
 import { FieldResolver, Resolver, Root } from 'type-graphql';
-import { sqlFields, sqlRows } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlRelation, sqlRows } from '../graphql/sql-plan/fields';
 import { Credit } from './credit.entity';
 import { Person } from './person.entity';
 import { compareRoles, Role } from './role.entity';
@@ -11,10 +11,7 @@ sqlFields(Credit, {
     where: `${role}_j.credit_reference = ${credit}.reference`,
     orderBy: `${role}.weight desc nulls last, ${role}.slug collate "C"`,
   })),
-  person: sqlRows((credit, person) => ({
-    from: `person ${person}`,
-    where: `${person}.reference = ${credit}.person_reference`,
-  })),
+  person: sqlRelation,
 });
 
 /** Credits are loaded with their roles and person populated (see credit.loaders.ts). */

@@ -192,9 +192,10 @@ class Compiler {
    * be its own), the entity's column or formula of the same name, the row its many-to-one
    * relation points to, or a row type's column.
    */
-  private mappingOf(type: GraphQLObjectType, name: string): SqlField {
+  private mappingOf(type: GraphQLObjectType, name: string): Exclude<SqlField, { kind: 'relation' }> {
     const target = this.classOf(type);
     const declared = declaredSqlField(target, name);
+    if (declared?.kind === 'relation') return this.relationOf(type, name);
     if (declared) return declared;
     for (
       let current: unknown = target;
@@ -221,22 +222,35 @@ class Compiler {
         return { kind: 'value', sql: (row) => `${row}."${column}"` };
       }
     }
-    if (property?.kind === ReferenceKind.MANY_TO_ONE && property.fieldNames?.length === 1) {
-      const [column] = property.fieldNames;
-      const related = this.metadata.find(property.type);
-      const [primaryKey] = related?.primaryKeys ?? [];
-      if (related && related.primaryKeys.length === 1) {
-        return {
-          kind: 'rows',
-          rows: (row, alias) => ({
-            from: `${related.tableName} ${alias}`,
-            where: `${alias}."${primaryKey}" = ${row}."${column}"`,
-          }),
-        };
-      }
-    }
+    if (property?.kind === ReferenceKind.MANY_TO_ONE) return this.relationOf(type, name);
     if (!meta && isSqlRowType(target)) return { kind: 'value', sql: (row) => `${row}."${name}"` };
     throw new NotCompilable(`no SQL for ${type.name}.${name}`);
+  }
+
+  /** The row a single-column many-to-one relation points to, joined on the related primary key. */
+  private relationOf(type: GraphQLObjectType, name: string): Extract<SqlField, { kind: 'rows' }> {
+    const property = this.metadata.find(this.classOf(type).name)?.properties[name as never] as
+      EntityProperty | undefined;
+    const related =
+      property?.kind === ReferenceKind.MANY_TO_ONE ? this.metadata.find(property.type) : undefined;
+    const [primaryKey] = related?.primaryKeys ?? [];
+    const keyColumns = related?.properties[primaryKey as never]?.fieldNames ?? [];
+    if (
+      !related ||
+      related.primaryKeys.length !== 1 ||
+      keyColumns.length !== 1 ||
+      property?.fieldNames?.length !== 1
+    )
+      throw new NotCompilable(`${type.name}.${name} is not a single-column many-to-one relation`);
+    const [column] = property.fieldNames;
+    const [key] = keyColumns;
+    return {
+      kind: 'rows',
+      rows: (row, alias) => ({
+        from: `${related.tableName} ${alias}`,
+        where: `${alias}."${key}" = ${row}."${column}"`,
+      }),
+    };
   }
 }
 

@@ -29,7 +29,9 @@ export type SqlField =
   /** A scalar (or list of scalars) computed from the row's alias; the scalar's own SQL conversion applies. */
   | { kind: 'value'; sql: (row: string) => string }
   /** An object or a list of objects, read from other rows. */
-  | { kind: 'rows'; rows: (row: string, alias: string, request: SqlRequest) => RowSource };
+  | { kind: 'rows'; rows: (row: string, alias: string, request: SqlRequest) => RowSource }
+  /** The row the entity's many-to-one relation of the same name points to (joined from the ORM's metadata). */
+  | { kind: 'relation' };
 
 type AnyClass = abstract new (...args: never[]) => unknown;
 
@@ -78,6 +80,9 @@ export const sqlRows = (rows: (row: string, alias: string, request: SqlRequest) 
   kind: 'rows',
   rows,
 });
+
+/** For a field resolver that only loads the many-to-one relation of the same name. */
+export const sqlRelation: SqlField = { kind: 'relation' };
 
 /** Declares how fields of `type` (and of its subclasses) read in SQL. */
 export function sqlFields(type: AnyClass, fields: Record<string, SqlField>): void {
