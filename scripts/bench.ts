@@ -276,7 +276,7 @@ async function inspect(url: string, list: Scenario[]) {
       const plan = runner.prepare(route.document, route.rootField).plan;
       if (!plan) throw new Error(`${scenario.name}: the route is not compiled`);
       const ctx = new RequestContext(
-        orm.em.fork(),
+        orm.em,
         'bench',
         'en',
         log,

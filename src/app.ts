@@ -17,7 +17,7 @@ import { graphqlLimitOptions, graphqlLimitsOf } from './graphql/limits';
 import { OperationRunner } from './graphql/runner';
 import { playgroundRouter } from './graphql/playground';
 import { contextOf, readJsonBody, sendError, sendRequestError } from './http';
-import { graphqlMethods, optionsRouter, rejectBrokenEncoding } from './http/methods';
+import { graphqlMethods, optionsHandler, rejectBrokenEncoding } from './http/methods';
 import { corsMiddleware } from './http/cors';
 import { startRequestLog } from './http/request-log';
 import { createRateLimit } from './http/rate-limit';
@@ -25,6 +25,7 @@ import type { Mailer } from './mail/mailer';
 import { openApiRouter } from './rest/docs';
 import { restRouter } from './rest/rest-router';
 import type { RestRoute } from './rest/route';
+import { RouteTable } from './rest/route-table';
 import { restRoutes } from './rest/routes';
 import { buildAppSchema } from './schema';
 
@@ -109,10 +110,20 @@ export async function buildApp({
   });
 
   // After the health checks: they are never rate limited.
-  const rateLimit = createRateLimit(config, log, routes);
-  app.use(rateLimit.router);
+  const table = new RouteTable(routes);
+  const rateLimit = createRateLimit(config, log, table);
+  app.use(rateLimit.handler);
   app.use(rejectBrokenEncoding);
-  app.use(optionsRouter(routes));
+  app.use(optionsHandler(table));
+  // The REST paths share no prefix with the pages below; the busiest door comes first.
+  app.use(
+    restRouter(
+      table,
+      routes,
+      new OperationRunner(schema, limitValues, orm.getMetadata()),
+      config.cacheMaxAgeSeconds,
+    ),
+  );
 
   app.use(playgroundRouter());
   app.all('/graphql', graphqlMethods);
@@ -123,13 +134,6 @@ export async function buildApp({
   // Exactly /graphql: anything below it (a trailing slash, unknown assets) is the app's 404.
   app.all('/graphql', expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) }));
   app.use(openApiRouter(schema, routes));
-  app.use(
-    restRouter(
-      routes,
-      new OperationRunner(schema, limitValues, orm.getMetadata()),
-      config.cacheMaxAgeSeconds,
-    ),
-  );
 
   app.use((_req, res) => sendError(res, new AppError('system:not_found'), contextOf(res).language));
   app.use(errorHandler);
@@ -154,7 +158,7 @@ function requestContext(orm: MikroORM, accounts: AccountServices, log: Logger): 
     const request = startRequestLog(req, res, log);
     const language = languageOf(req.get('accept-language'));
     const context = new RequestContext(
-      orm.em.fork(),
+      orm.em,
       request.id,
       language,
       request.log,

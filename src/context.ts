@@ -20,7 +20,12 @@ export class RequestTransaction {
   private committing = false;
   private expired = false;
 
-  constructor(private readonly em: EntityManager) {}
+  /** `em` is read when needed, so that a request that never writes never forks one. */
+  constructor(private readonly entityManager: () => EntityManager) {}
+
+  private get em(): EntityManager {
+    return this.entityManager();
+  }
 
   get open(): boolean {
     return this.effects !== undefined;
@@ -100,9 +105,19 @@ export class RequestContext {
   readonly auth: AuthSession;
   readonly transaction: RequestTransaction;
   private readonly loaders = new Map<string, DataLoader<unknown, unknown>>();
+  /**
+   * The request's fork, made on first use. Held in an object of its own: Apollo
+   * shallow-copies the context, and every copy must share one fork.
+   */
+  private readonly fork: () => EntityManager;
 
   constructor(
-    readonly em: EntityManager,
+    /**
+     * The application's entity manager. It is forked for the request on first use of
+     * `em`; used as it is only by reads that bypass the identity map (compiled
+     * operations), which then cost no fork.
+     */
+    readonly sharedEm: EntityManager,
     readonly requestId: string,
     readonly language: Language,
     readonly log: Logger,
@@ -112,8 +127,15 @@ export class RequestContext {
     /** The raw `captcha` header (signup and login, when a verifier is configured). */
     readonly captcha: string | undefined,
   ) {
-    this.auth = new AuthSession(em, rawToken);
-    this.transaction = new RequestTransaction(em);
+    const fork: { em?: EntityManager } = {};
+    this.fork = () => (fork.em ??= sharedEm.fork());
+    this.auth = new AuthSession(this.fork, rawToken);
+    this.transaction = new RequestTransaction(this.fork);
+  }
+
+  /** The request's own entity manager (identity map, unit of work, transaction). */
+  get em(): EntityManager {
+    return this.fork();
   }
 
   /** Runs `effect` after the request's transaction commits (at once outside a mutation). */

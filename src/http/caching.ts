@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from 'express';
+import type { Response } from 'express';
 import { contextOf } from '../http';
 import type { RestRoute } from '../rest/route';
 
@@ -18,16 +18,16 @@ function beforeHeaders(res: Response, decide: (status: number) => void): void {
 }
 
 /**
- * Cache headers of one REST GET route, the first handler of its chain. A successful answer to an anonymous caller
+ * Cache headers of one REST GET route, set before it runs. A successful answer to an anonymous caller
  * (no raw `auth` header or cookie; the token is never resolved here, semantics §7.20)
  * on a route with authentication `none` or `optional` is `public, max-age=N`; with a
  * token present it is `private, no-store`; errors are `no-store` without an ETag.
  * Express adds the weak ETag of `res.json` bodies and answers a matching
  * `If-None-Match` with 304 (only for GET/HEAD with a 2xx status).
  */
-export function cacheHeaders(route: RestRoute, maxAgeSeconds: number): RequestHandler {
+export function cacheHeaders(route: RestRoute, maxAgeSeconds: number): (res: Response) => void {
   const publicValue = `public, max-age=${maxAgeSeconds}`;
-  return (_req, res, next) => {
+  return (res) => {
     const anonymous = !contextOf(res).auth.rawToken;
     beforeHeaders(res, (status) => {
       res.vary('auth');
@@ -42,6 +42,5 @@ export function cacheHeaders(route: RestRoute, maxAgeSeconds: number): RequestHa
         res.setHeader('Cache-Control', 'private, no-store');
       }
     });
-    next();
   };
 }

@@ -1,7 +1,7 @@
-import { type RequestHandler, Router } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '../common/errors/app-error';
 import { sendRequestError } from '../http';
-import { expressPath, type RestRoute, routesByPath } from '../rest/route';
+import type { RouteTable } from '../rest/route-table';
 
 /** The methods of `/graphql`: GET (the playground and GET queries, so HEAD too) and POST. */
 const GRAPHQL_METHODS = ['GET', 'HEAD', 'POST'];
@@ -14,35 +14,31 @@ export function allowHeader(methods: readonly string[]): string {
 }
 
 /** 405 `system:method_not_allowed` with `Allow`, for a known path and a method it does not serve. */
-export function methodNotAllowed(methods: readonly string[]): RequestHandler {
-  const allow = allowHeader(methods);
-  return (req, res) => {
-    res.setHeader('Allow', allow);
-    sendRequestError(req, res, new AppError('system:method_not_allowed'));
-  };
+export function refuseMethod(req: Request, res: Response, allow: string): void {
+  res.setHeader('Allow', allow);
+  sendRequestError(req, res, new AppError('system:method_not_allowed'));
 }
+
+const GRAPHQL_ALLOW = allowHeader(GRAPHQL_METHODS);
 
 /** `/graphql` with any method but GET, HEAD and POST: 405 (Apollo itself would fail without a body). */
 export const graphqlMethods: RequestHandler = (req, res, next) => {
   if (GRAPHQL_METHODS.includes(req.method)) next();
-  else methodNotAllowed(GRAPHQL_METHODS)(req, res, next);
+  else refuseMethod(req, res, GRAPHQL_ALLOW);
 };
 
 /**
  * OPTIONS on a known path that is not a CORS preflight the configuration allows (those
- * are answered before): 405 with the full `Allow`, instead of express's automatic
- * answer, which lists only the methods of the first router that matched.
+ * are answered before): 405 with the full `Allow`; on any other path, 404.
  */
-export function optionsRouter(routes: readonly RestRoute[]): RequestHandler {
-  const router = Router({ strict: true, caseSensitive: true });
-  router.options('/graphql', methodNotAllowed(GRAPHQL_METHODS));
-  for (const [path, pathRoutes] of routesByPath(routes)) {
-    router.options(expressPath(path), methodNotAllowed(pathRoutes.map((route) => route.method)));
-  }
-  // Anything else is an unknown path.
-  router.options('/{*path}', (req, res) => sendRequestError(req, res, new AppError('system:not_found')));
-  // Other methods skip the path matching altogether.
-  return (req, res, next) => (req.method === 'OPTIONS' ? router(req, res, next) : next());
+export function optionsHandler(table: RouteTable): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'OPTIONS') return next();
+    if (req.path === '/graphql') return refuseMethod(req, res, GRAPHQL_ALLOW);
+    const match = table.match('OPTIONS', req.path);
+    if (match && !match.route) refuseMethod(req, res, match.allow);
+    else sendRequestError(req, res, new AppError('system:not_found'));
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Request, type RequestHandler, type Response, Router } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { Redis } from 'ioredis';
 import {
   RateLimiterMemory,
@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { AppError } from '../common/errors/app-error';
 import type { Config } from '../config';
 import { contextOf, sendRequestError } from '../http';
-import { expressPath, type RestRoute, routesByPath } from '../rest/route';
+import type { RouteTable } from '../rest/route-table';
 import { hasBrokenEncoding } from './methods';
 
 /** The headers a caller can read to pace itself (also exposed through CORS). */
@@ -30,7 +30,7 @@ export interface RateLimit {
    * before the handlers it protects; requests it does not know are keyed as
    * unauthenticated.
    */
-  router: Router;
+  handler: RequestHandler;
   /** Closes the Redis connection, if any. */
   close(): Promise<void>;
 }
@@ -105,11 +105,10 @@ function createLimiter(policy: Policy, prefix: string, redis: Redis | undefined)
  * Per-caller rate limiting (`RATE_LIMIT_POINTS` requests per `RATE_LIMIT_WINDOW_SECONDS`):
  * in memory by default, in Redis when `REDIS_URL` is set so several instances share
  * one budget (with an in-memory fallback while Redis is unreachable). With
- * `RATE_LIMIT=off` it does nothing. `routes` tell which paths authenticate.
+ * `RATE_LIMIT=off` it does nothing. The REST table tells which paths authenticate.
  */
-export function createRateLimit(config: Config, log: Logger, routes: readonly RestRoute[]): RateLimit {
-  const router = Router({ strict: true, caseSensitive: true });
-  if (!config.rateLimit) return { router, close: async () => {} };
+export function createRateLimit(config: Config, log: Logger, table: RouteTable): RateLimit {
+  if (!config.rateLimit) return { handler: (_req, _res, next) => next(), close: async () => {} };
   let redis: Redis | undefined;
   if (config.redisUrl) {
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
@@ -140,40 +139,32 @@ export function createRateLimit(config: Config, log: Logger, routes: readonly Re
     }
   };
 
-  // Charges once, then leaves this router, so a request matching several rows pays once.
-  const charge =
-    (authenticates: boolean): RequestHandler =>
-    (req, res, next) => {
-      const run = async () => {
-        // The ceiling first: an exhausted IP is refused before any token look-up.
-        if (contextOf(res).auth.rawToken && !(await spend(req, res, ceilings, ceiling, ipKey(req)))) return;
-        if (await spend(req, res, callers, caller, await rateLimitKey(req, res, authenticates)))
-          next('router');
-      };
-      run().catch((error: unknown) => {
-        // A store failure without a fallback: let the request through rather than fail it here.
-        log.error({ err: error }, 'rate limit: store failure');
-        next('router');
-      });
+  const charge = (req: Request, res: Response, next: () => void, authenticates: boolean) => {
+    const run = async () => {
+      // The ceiling first: an exhausted IP is refused before any token look-up.
+      if (contextOf(res).auth.rawToken && !(await spend(req, res, ceilings, ceiling, ipKey(req)))) return;
+      if (await spend(req, res, callers, caller, await rateLimitKey(req, res, authenticates))) next();
     };
+    run().catch((error: unknown) => {
+      // A store failure without a fallback: let the request through rather than fail it here.
+      log.error({ err: error }, 'rate limit: store failure');
+      next();
+    });
+  };
 
-  // Mirrors the REST router: the first path that matches decides, and a method it lacks
-  // (a 405) is keyed as unauthenticated.
-  // A path with broken %-encoding is charged before any route decodes its parameters
-  // (app.ts then answers 404).
-  router.use((req, res, next) => (hasBrokenEncoding(req.path) ? charge(false)(req, res, next) : next()));
-  router.all('/graphql', charge(true));
-  for (const [path, pathRoutes] of routesByPath(routes)) {
-    for (const route of pathRoutes) {
-      const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-      router[method](expressPath(path), charge(route.auth !== 'none'));
-    }
-    router.all(expressPath(path), charge(false));
-  }
-  router.use(charge(false));
+  // GraphQL and the REST routes with authentication resolve the token; a known path with
+  // a method it lacks (a 405), an unknown one, and one with broken %-encoding (app.ts
+  // answers 404 before any route decodes its parameters) do not.
+  const handler: RequestHandler = (req, res, next) => {
+    const { path } = req;
+    if (path === '/graphql') return charge(req, res, next, true);
+    if (hasBrokenEncoding(path)) return charge(req, res, next, false);
+    const route = table.match(req.method, path)?.route;
+    charge(req, res, next, route !== undefined && route.auth !== 'none');
+  };
 
   return {
-    router,
+    handler,
     close: async () => {
       if (!redis) return;
       try {

@@ -1,11 +1,12 @@
-import { type Request, type RequestHandler, type Response, Router } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { asAppError } from '../common/errors/render';
 import type { OperationRunner, PreparedOperation } from '../graphql/runner';
 import { contextOf, readJsonBody, sendError } from '../http';
 import { cacheHeaders } from '../http/caching';
-import { methodNotAllowed } from '../http/methods';
+import { refuseMethod } from '../http/methods';
 import { validateRouteInput } from './input-validation';
-import { expressPath, type RestRoute, type RouteInput, routesByPath } from './route';
+import type { RestRoute, RouteInput } from './route';
+import type { RouteTable } from './route-table';
 
 /** A body that cannot be read is left undefined, for the body schema to report (after authentication). */
 const jsonBody = readJsonBody((req, _res, next) => {
@@ -23,6 +24,7 @@ async function runRoute(
   runner: OperationRunner,
   req: Request,
   res: Response,
+  params: Record<string, string>,
 ): Promise<void> {
   const ctx = contextOf(res);
   try {
@@ -31,41 +33,55 @@ async function runRoute(
     if (route.auth === 'optional') await ctx.auth.optional();
     const input = validateRouteInput(
       route,
-      req.params as Record<string, string>,
+      params,
       req.query as Record<string, unknown>,
       route.body ? req.body : undefined,
     );
     const variables = (route.variables ?? defaultVariables)(input);
     const json = await runner.run(operation, variables, ctx);
-    res.status(200).type('json').send(json);
+    // A request answered 408 meanwhile keeps that answer (its mutation rolled back).
+    if (!res.headersSent) res.status(200).type('json').send(json);
   } catch (error) {
-    sendError(res, asAppError(error), ctx.language);
+    const appError = asAppError(error);
+    if (!res.headersSent) sendError(res, appError, ctx.language);
   }
 }
 
+type RouteHandler = (
+  req: Request,
+  res: Response,
+  next: (error?: unknown) => void,
+  params: Record<string, string>,
+) => void;
+
+/** One route's handling: cache headers for a GET, the JSON body where it takes one, then its operation. */
+function routeHandler(route: RestRoute, runner: OperationRunner, cacheMaxAgeSeconds: number): RouteHandler {
+  const operation = runner.prepare(route.document, route.rootField);
+  const setCacheHeaders = route.method === 'GET' ? cacheHeaders(route, cacheMaxAgeSeconds) : undefined;
+  return (req, res, next, params) => {
+    const run = () => runRoute(route, operation, runner, req, res, params).catch(next);
+    setCacheHeaders?.(res);
+    if (!route.body) return void run();
+    // An oversized body is passed on, to the app's error handler (413).
+    jsonBody(req, res, (error?: unknown) => (error ? next(error) : void run()));
+  };
+}
+
 /**
- * Mounts every route of the table in mounting order (literal segments win); a known
- * path with another method answers 405 with `Allow`.
+ * The REST door: every route of the table, found by one look-up (literal segments win
+ * over parameters); a known path with another method answers 405 with `Allow`.
  */
 export function restRouter(
+  table: RouteTable,
   routes: readonly RestRoute[],
   runner: OperationRunner,
   cacheMaxAgeSeconds: number,
-): Router {
-  const router = Router({ strict: true, caseSensitive: true });
-  for (const [path, pathRoutes] of routesByPath(routes)) {
-    for (const route of pathRoutes) {
-      const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-      const handlers: RequestHandler[] = [
-        ...(route.method === 'GET' ? [cacheHeaders(route, cacheMaxAgeSeconds)] : []),
-        ...(route.body ? [jsonBody] : []),
-      ];
-      const operation = runner.prepare(route.document, route.rootField);
-      router[method](expressPath(path), ...handlers, (req, res) =>
-        runRoute(route, operation, runner, req, res),
-      );
-    }
-    router.all(expressPath(path), methodNotAllowed(pathRoutes.map((route) => route.method)));
-  }
-  return router;
+): RequestHandler {
+  const handlers = new Map(routes.map((route) => [route, routeHandler(route, runner, cacheMaxAgeSeconds)]));
+  return (req, res, next) => {
+    const match = table.match(req.method, req.path);
+    if (!match) next();
+    else if (!match.route) refuseMethod(req, res, match.allow);
+    else handlers.get(match.route)!(req, res, next, match.params);
+  };
 }

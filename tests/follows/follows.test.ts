@@ -332,7 +332,7 @@ describe('User.is_followed', () => {
       const loaders = new Map<string, unknown>();
       return {
         em,
-        auth: new AuthSession(em, token),
+        auth: new AuthSession(() => em, token),
         loader<K, V>(key: string, create: () => DataLoader<K, V>): DataLoader<K, V> {
           if (!loaders.has(key)) loaders.set(key, create());
           return loaders.get(key) as DataLoader<K, V>;

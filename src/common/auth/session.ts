@@ -27,10 +27,15 @@ export class AuthSession {
   private resolution?: Promise<Resolution>;
 
   constructor(
-    private readonly em: EntityManager,
+    /** The request's entity manager, asked for only when a token is looked up. */
+    private readonly entityManager: () => EntityManager,
     /** The raw `auth` header, or else cookie, value. */
     readonly rawToken: string | undefined,
   ) {}
+
+  private get em(): EntityManager {
+    return this.entityManager();
+  }
 
   /** Required authentication: every resolution failure is an error (semantics §1.2). */
   async required(): Promise<Viewer> {
