@@ -2,7 +2,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import cookieParser from 'cookie-parser';
+import { parseCookie } from 'cookie';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { type AccountServices, createAccountServices } from './accounts/account-services';
@@ -45,12 +45,16 @@ export interface App {
   stop(): Promise<void>;
 }
 
-/** The raw token: a non-empty `auth` header wins over the `auth` cookie (semantics §1.2). */
+/**
+ * The raw token: a non-empty `auth` header wins over the `auth` cookie (semantics §1.2).
+ * The `Cookie` header is parsed only when there is no such header; nothing else reads it.
+ */
 function rawTokenOf(req: express.Request): string | undefined {
   const header = req.get('auth');
   if (header) return header;
-  const cookie = (req.cookies as Record<string, unknown> | undefined)?.auth;
-  return typeof cookie === 'string' && cookie !== '' ? cookie : undefined;
+  const cookies = req.headers.cookie;
+  const cookie = cookies ? parseCookie(cookies).auth : undefined;
+  return cookie ? cookie : undefined;
 }
 
 /** Builds the express application (without listening): logs, context, GraphQL, REST, errors. */
@@ -91,7 +95,6 @@ export async function buildApp({
   app.set('strict routing', true);
   app.set('case sensitive routing', true);
 
-  app.use(cookieParser());
   app.use(requestContext(orm, accounts, log));
   const cors = corsMiddleware(config);
   if (cors) app.use(cors);

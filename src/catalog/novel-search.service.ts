@@ -51,7 +51,10 @@ async function checkSlugs(em: EntityManager, magazines: readonly string[], genre
  */
 export async function novelSearchQuery(ctx: RequestContext, input: NovelSearchInput): Promise<ListQuery> {
   await ctx.auth.optional(['read:readlist']);
-  await checkSlugs(ctx.em, input.magazines ?? [], input.genres ?? []);
+  const magazines = input.magazines ?? [];
+  const genres = input.genres ?? [];
+  // Without slugs to check, the request's entity manager is not needed (nor forked).
+  if (magazines.length > 0 || genres.length > 0) await checkSlugs(ctx.em, magazines, genres);
   return titleListQuery('novel', readableFilters(input), input.sort);
 }
 

@@ -19,7 +19,8 @@ interface PathEntry {
  * part that needs to know a request's route (the REST door, OPTIONS, rate limits),
  * instead of walking a list of express routes. The path decides first, then the
  * method, as with express routes mounted path by path: case-sensitive, strict about a
- * trailing slash, literal segments before parameters, parameters percent-decoded.
+ * trailing slash, literal segments before parameters, parameters percent-decoded and
+ * never empty.
  */
 export class RouteTable {
   private readonly tree = FindMyWay({
@@ -45,7 +46,8 @@ export class RouteTable {
   /** The route of a method and a path (without the query string), or undefined for an unknown path. */
   match(method: string, path: string): RouteMatch | undefined {
     const found = this.tree.find('GET', path);
-    if (!found) return undefined;
+    // An empty segment names no parameter (`/manga/` is no manga), as in express.
+    if (!found || Object.values(found.params).includes('')) return undefined;
     const { byMethod, allow } = found.store as PathEntry;
     const route = byMethod.get(method);
     return route ? { route, params: found.params as Record<string, string> } : { allow };

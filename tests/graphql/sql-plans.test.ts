@@ -3,6 +3,7 @@ import type { Manga } from '../../src/catalog/manga.entity';
 import type { Novel } from '../../src/catalog/novel.entity';
 import type { User } from '../../src/accounts/user.entity';
 import { loadConfig } from '../../src/config';
+import { createOrm } from '../../src/db/database';
 import { graphqlLimitsOf } from '../../src/graphql/limits';
 import { OperationRunner } from '../../src/graphql/runner';
 import type { RestRoute } from '../../src/rest/route';
@@ -26,7 +27,9 @@ import {
   buildWatchEntry,
   linkTitle,
 } from '../factories';
+import { startHttpApp } from '../http/http-app';
 import { gql, rest } from '../setup/clients';
+import { workerDatabaseUrl } from '../setup/db';
 import { useTestApp } from '../setup/harness';
 
 /**
@@ -311,5 +314,32 @@ describe('operations compiled to one SQL statement', () => {
       expect((await rest(t.app, 'POST', '/novel?size=100', {}, { token })).status).toBe(200);
     });
     expect(withCaller).toBeLessThanOrEqual(3);
+  });
+
+  // PostgreSQL re-plans a prepared statement for each request unless a generic plan is
+  // as cheap, which it cannot tell while the page's limit and offset are parameters.
+  it('keeps one plan per connection for a first page, and plans later pages for their offset', async () => {
+    await seedReadables();
+    const orm = await createOrm(await workerDatabaseUrl(), { poolMax: 1 });
+    const { app, stop } = await startHttpApp(orm, {});
+    try {
+      for (let i = 0; i < 8; i += 1) {
+        expect((await rest(app, 'POST', '/novel?size=3', {})).status).toBe(200);
+        expect((await rest(app, 'POST', '/novel?page=2&size=3', {})).status).toBe(200);
+      }
+      // The pool's one connection: the session that prepared the statements.
+      const plans = await orm.em.getConnection().execute<{ statement: string; generic: number }[]>(
+        `select statement, generic_plans as generic from pg_prepared_statements
+          where name like 'prepared\\_%' and statement like '%from novel%'`,
+      );
+      const first = plans.filter((plan) => plan.statement.includes('limit 3 offset 0'));
+      const later = plans.filter((plan) => /limit 3 offset \$\d/.test(plan.statement));
+      expect(first).toHaveLength(1);
+      expect(Number(first[0].generic)).toBeGreaterThanOrEqual(3);
+      expect(later).toHaveLength(1);
+    } finally {
+      await stop();
+      await orm.close();
+    }
   });
 });
