@@ -27,6 +27,29 @@ export function concatSql(...fragments: readonly (SqlFragment | string)[]): SqlF
 }
 
 /**
+ * The texts of statements built from pieces, one per key naming the pieces that vary:
+ * a hot statement is then the same string every time, whose hash and placeholders
+ * (see {@link numbered}) and prepared statement are found without reading it again.
+ */
+export class StatementTexts {
+  private readonly texts = new Map<string, string>();
+
+  /** {@link concatSql}, its text taken from the last one built under `key`. */
+  concat(key: string, ...fragments: readonly (SqlFragment | string)[]): SqlFragment {
+    let text = this.texts.get(key);
+    if (text === undefined) {
+      text = concatSql(...fragments).sql;
+      if (this.texts.size >= STATEMENT_TEXTS) this.texts.clear();
+      this.texts.set(key, text);
+    }
+    return { sql: text, params: fragments.flatMap((f) => (typeof f === 'string' ? [] : f.params)) };
+  }
+}
+
+/** Texts kept per statement builder: filters combine in many ways, but the hot ones are few. */
+const STATEMENT_TEXTS = 256;
+
+/**
  * An integer that no `integer` parameter can hold: PostgreSQL types a parameter compared
  * with an integer column as `integer` and would refuse it, so it is written as a numeric
  * literal, which compares as a number (`year >= 3000000000` is simply false).

@@ -28,7 +28,7 @@ import { AppError } from '../../common/errors/app-error';
 import { PAGE_MAX, Pagination, SIZE_MAX } from '../../common/pagination/pagination';
 import type { RequestContext } from '../../context';
 import type { ErrorCode } from '../../common/errors/catalog';
-import { concatSql, queryRows, sql, type SqlFragment } from '../../db/sql';
+import { concatSql, queryRows, sql, type SqlFragment, StatementTexts } from '../../db/sql';
 import {
   declaredSqlField,
   isSqlRowType,
@@ -353,6 +353,7 @@ function compilePage(
     throw new NotCompilable(`page field ${key}`);
   });
   const usesViewer = compiler.usesViewer;
+  const texts = new StatementTexts();
   return {
     bind: async (ctx, args) => {
       const subject = root.subject?.(args);
@@ -362,23 +363,15 @@ function compilePage(
       if (!isPageNumber(page, PAGE_MAX) || !isPageNumber(size, SIZE_MAX))
         throw new Error(`page ${page} of size ${size} reached a compiled page unchecked`);
       const order = query.orderBy;
-      // The page's references in order (an index walk that stops at the page's end), and
-      // the exact total counted on its own: a window count would read and keep every row.
-      // `offset 0` keeps the page row from being inlined, which would count once per use.
-      const listed = concatSql(
-        `select ${query.reference} as reference, row_number() over (order by `,
-        order,
-        `) as position from ${query.from} where `,
-        query.where,
-        ' order by ',
-        order,
-        pageWindowSql(page, size),
-      );
-      const ctes = [
-        ...(usesViewer ? [sql(`${REQUEST} as (select ?::uuid as viewer)`, await viewerOf(ctx))] : []),
-        ...(subject ? [concatSql(`${SUBJECT} as (`, subject.select, ')')] : []),
-      ];
-      const statement = concatSql(
+      const window = pageWindowSql(page, size);
+      const viewer = usesViewer ? [sql(`${REQUEST} as (select ?::uuid as viewer)`, await viewerOf(ctx))] : [];
+      const ctes = [...viewer, ...(subject ? [concatSql(`${SUBJECT} as (`, subject.select, ')')] : [])];
+      // The exact total counted on its own (a window count would read and keep every
+      // row), then the page's references in order (an index walk that stops at the
+      // page's end). `offset 0` keeps the page row from being inlined, which would count
+      // once per use.
+      const statement = texts.concat(
+        [subject?.select.sql, query.reference, query.from, query.where.sql, order.sql, window.sql].join('\0'),
         ...ctes.flatMap((cte, i) => [i === 0 ? 'with ' : ', ', cte]),
         ctes.length > 0 ? ' ' : '',
         `select ${built}::text as json`,
@@ -392,7 +385,13 @@ function compilePage(
           size,
           page,
         ),
-        listed,
+        `select ${query.reference} as reference, row_number() over (order by `,
+        order,
+        `) as position from ${query.from} where `,
+        query.where,
+        ' order by ',
+        order,
+        window,
         `) listed join ${table} ${item} on ${item}.reference = listed.reference), '[]'::json) as list offset 0) page`,
       );
       return { statement, notFound: subject?.notFound ?? 'system:internal_error' };
