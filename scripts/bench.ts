@@ -33,6 +33,9 @@ import { buildAppSchema } from '../src/schema';
 const SCALE = Number(process.env.BENCH_SCALE ?? '10');
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? '10');
+const WORKERS = 3;
+/** Routes with a floor run this many times, alternating with it; the best run of each counts. */
+const FLOOR_ROUNDS = 2;
 
 interface Scenario {
   name: string;
@@ -353,6 +356,8 @@ async function load(port: number, path: string, scenario: Pick<Scenario, 'method
       : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(scenario.body) }),
     connections: CONNECTIONS,
     duration: SECONDS,
+    // As ../shared/bench/side-by-side.sh loads: one thread of load would itself be the limit.
+    workers: WORKERS,
   });
   return {
     median: result.latency.p50,
@@ -385,15 +390,22 @@ async function main(): Promise<void> {
       if (!same) throw new Error(`${floor.name}: the floor's JSON differs from the service's`);
     }
     console.log(
-      `\n${CONNECTIONS} connections, ${SECONDS} s per run; floors answer with the service's exact JSON\n`,
+      `\n${CONNECTIONS} connections, ${WORKERS} load threads, ${SECONDS} s per run; floors answer with the service's exact JSON; routes with a floor: best of ${FLOOR_ROUNDS} rounds alternating with it\n`,
     );
     console.log(
       `${'scenario'.padEnd(28)}${cell('req/s', 8)}${cell('p50 ms', 8)}${cell('p99 ms', 8)}${cell('SQL', 5)}${cell('errors', 8)}${cell('floor req/s', 13)}${cell('/floor', 8)}`,
     );
     for (const scenario of list) {
-      const measured = await load(servicePort, scenario.path, scenario);
       const floor = floors.find((f) => f.name === scenario.name);
-      const floorRps = floor ? (await load(floorPort, floor.path, { method: 'GET' })).rps : undefined;
+      let measured = await load(servicePort, scenario.path, scenario);
+      let floorRps: number | undefined;
+      for (let round = 0; floor && round < FLOOR_ROUNDS; round += 1) {
+        if (round > 0) {
+          const again = await load(servicePort, scenario.path, scenario);
+          if (again.rps > measured.rps) measured = again;
+        }
+        floorRps = Math.max(floorRps ?? 0, (await load(floorPort, floor.path, { method: 'GET' })).rps);
+      }
       console.log(
         `${scenario.name.padEnd(28)}${cell(measured.rps.toFixed(0), 8)}${cell(measured.median, 8)}${cell(measured.p99, 8)}${cell(
           counts.get(scenario.name) ?? '?',
