@@ -276,7 +276,8 @@ async function inspect(url: string, list: Scenario[]) {
       bodies.set(scenario.name, res.body);
       if (!scenario.floor) continue;
       const route = restRoutes.find((r) => r.contract === scenario.contract)!;
-      const plan = runner.prepare(route.document, route.rootField).plan;
+      const prepared = runner.prepare(route.document, route.rootField);
+      const { plan } = prepared;
       if (!plan) throw new Error(`${scenario.name}: the route is not compiled`);
       const ctx = new RequestContext(
         orm.em,
@@ -287,7 +288,7 @@ async function inspect(url: string, list: Scenario[]) {
         createAccountServices(config, log),
         undefined,
       );
-      const { text, values } = numbered(await plan.statement(ctx, scenario.floor));
+      const { text, values } = numbered(await plan.statement(ctx, runner.coerce(prepared, scenario.floor)));
       floors.push({ name: scenario.name, path: `/floor/${floors.length}`, text, values });
     }
   } finally {

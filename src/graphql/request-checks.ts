@@ -3,6 +3,7 @@ import {
   type ASTNode,
   coerceInputValue,
   getNamedType,
+  getVariableValues,
   GraphQLError,
   type GraphQLInputType,
   type GraphQLSchema,
@@ -98,6 +99,34 @@ export function checkOperation(
     if (problem !== undefined)
       throw refusal(validationError(locationOf(name, type), problem || undefined), [definition]);
   }
+}
+
+/**
+ * The operation's variables as graphql-js coerces them (defaults applied), refused as
+ * {@link checkOperation} refuses them: for running a compiled operation, which then
+ * coerces nothing again. A failure checkOperation leaves to graphql-js is thrown as
+ * graphql-js reports it.
+ */
+export function checkedVariables(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
+  const definitions = operation.variableDefinitions ?? [];
+  const coerced = getVariableValues(schema, definitions, variables);
+  if (coerced.errors) {
+    checkOperation(schema, operation, variables);
+    throw coerced.errors[0];
+  }
+  // Coercible; a scalar must also be storable (input objects are checked where they are used).
+  for (const definition of definitions) {
+    const name = definition.variable.name.value;
+    const value = Object.hasOwn(variables, name) ? variables[name] : undefined;
+    const type = typeFromAST(schema, definition.type);
+    if (value === undefined || !type || !isInputType(type) || isInputObjectType(getNamedType(type))) continue;
+    if (!isSafeJson(value)) throw refusal(validationError(locationOf(name, type), name), [definition]);
+  }
+  return coerced.coerced;
 }
 
 /** Apollo plugin: {@link checkOperation} once the operation is known, before anything runs. */

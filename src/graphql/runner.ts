@@ -17,7 +17,7 @@ import { SIZE_MAX } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { settleTransaction } from './database-plugin';
 import { depthAndAliasRule, type GraphQLLimits, operationCost, queryLimitErrorOf } from './limits';
-import { checkOperation } from './request-checks';
+import { checkedVariables, checkOperation } from './request-checks';
 import { compileSqlPlan, type SqlPlan } from './sql-plan/compile';
 
 /**
@@ -79,8 +79,13 @@ export class OperationRunner {
     variables: Record<string, unknown>,
     ctx: RequestContext,
   ): Promise<string> {
-    this.check(prepared, variables);
-    if (prepared.plan) return prepared.plan.run(ctx, variables);
+    this.checkLimits(prepared, variables);
+    if (prepared.plan) return prepared.plan.run(ctx, this.coerce(prepared, variables));
+    try {
+      checkOperation(this.schema, prepared.operation, variables);
+    } catch (error) {
+      throw appErrorOf(error);
+    }
     const mutation = prepared.operation.operation === 'mutation';
     if (mutation) {
       try {
@@ -113,19 +118,26 @@ export class OperationRunner {
     return JSON.stringify(result.data?.[prepared.rootField] ?? null);
   }
 
-  /** The checks `/graphql` makes before execution: limits, then the variables. */
-  private check(prepared: PreparedOperation, variables: Record<string, unknown>): void {
+  /**
+   * The variables of a compiled operation, checked as `/graphql` checks them and
+   * coerced once; throws the AppError they are refused with.
+   */
+  coerce(prepared: PreparedOperation, variables: Record<string, unknown>): Record<string, unknown> {
+    try {
+      return checkedVariables(this.schema, prepared.operation, variables);
+    } catch (error) {
+      throw appErrorOf(error);
+    }
+  }
+
+  /** The first checks `/graphql` makes before execution: the limits (the variables' come next). */
+  private checkLimits(prepared: PreparedOperation, variables: Record<string, unknown>): void {
     if (prepared.refusal) throw prepared.refusal;
     const { maxCost } = this.limits;
     if (prepared.worstCost > maxCost) {
       const cost = operationCost(this.schema, prepared.document, prepared.operation, variables);
       if (cost > maxCost)
         throw new AppError('system:query_too_complex', { limit: 'cost', value: cost, max: maxCost });
-    }
-    try {
-      checkOperation(this.schema, prepared.operation, variables);
-    } catch (error) {
-      throw appErrorOf(error);
     }
   }
 }

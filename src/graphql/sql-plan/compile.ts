@@ -6,7 +6,6 @@ import {
   getArgumentValues,
   getNamedType,
   getNullableType,
-  getVariableValues,
   type GraphQLField,
   GraphQLBoolean,
   GraphQLFloat,
@@ -47,7 +46,7 @@ import {
  * also use); a page root's service still makes its own checks.
  */
 export interface SqlPlan {
-  /** The root field's JSON text. */
+  /** The root field's JSON text, from the variables as graphql-js coerces them. */
   run(ctx: RequestContext, variables: Record<string, unknown>): Promise<string>;
   /** The statement `run` sends, after the root's own look-ups and checks (for the benchmark's floor). */
   statement(ctx: RequestContext, variables: Record<string, unknown>): Promise<SqlFragment>;
@@ -447,12 +446,8 @@ export function compileSqlPlan(
     throw error;
   }
   const { bind, node, definition } = compiled;
-  const definitions = operation.variableDefinitions ?? [];
-  const bound = (ctx: RequestContext, variables: Record<string, unknown>) => {
-    const coerced = getVariableValues(schema, definitions, variables);
-    if (coerced.errors) throw coerced.errors[0];
-    return bind(ctx, getArgumentValues(definition, node, coerced.coerced));
-  };
+  const bound = (ctx: RequestContext, variables: Record<string, unknown>) =>
+    bind(ctx, getArgumentValues(definition, node, variables));
   return {
     statement: async (ctx, variables) => (await bound(ctx, variables)).statement,
     async run(ctx, variables) {
