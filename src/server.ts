@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createOrm, EMBEDDED_DATA_DIR, migrate, openDatabase } from './db/database';
+import { ADVISORY_LOCKS, withSessionLock } from './db/advisory-locks';
 import { EmbeddedPostgresError } from './db/embedded';
 import { seedDemoDataIfEmpty } from './import/demo-data';
 import { createLogger } from './logger';
@@ -18,9 +19,13 @@ async function main(): Promise<void> {
     log: (line) => log.debug({ postgres: line }),
   });
   const orm = await createOrm(database.url);
-  const applied = await migrate(orm);
-  if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
-  if (config.demoData) await seedDemoDataIfEmpty(orm, log);
+  // Instances starting together on one database take turns: the first migrates and
+  // loads the demo data, the others then find both done.
+  await withSessionLock(orm, ADVISORY_LOCKS.startup, async () => {
+    const applied = await migrate(orm);
+    if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
+    if (config.demoData) await seedDemoDataIfEmpty(orm, log);
+  });
 
   const { app, stop: stopApp } = await buildApp({ orm, config, log });
   const newEpisodes = startNewEpisodeJob(orm, log);

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from '../config';
+import { ADVISORY_LOCKS, withSessionLock } from './advisory-locks';
 import { createOrm, migrate, openDatabase } from './database';
 
 /** `npm run migrate`: applies pending committed migrations to DATABASE_URL (or the embedded database). */
@@ -8,7 +9,8 @@ async function main(): Promise<void> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
   const orm = await createOrm(database.url);
   try {
-    const applied = await migrate(orm);
+    // Under the lock instances migrate under at start, so that neither races the other.
+    const applied = await withSessionLock(orm, ADVISORY_LOCKS.startup, () => migrate(orm));
     console.log(applied.length === 0 ? 'No pending migrations.' : `Applied: ${applied.join(', ')}`);
   } finally {
     await orm.close();

@@ -4,18 +4,13 @@ import type { User } from '../accounts/user.entity';
 import { Anime } from '../catalog/anime.entity';
 import type { ReleaseStatus, WatchStatus } from '../common/enums';
 import { imageUrl } from '../common/scalars';
+import { ADVISORY_LOCKS, tryTransactionLock } from '../db/advisory-locks';
 import { WatchEntry } from '../lists/watch-entry.entity';
 import { JobCursor } from './notification.entity';
 import { notifyAll, type NotificationRequest } from './notify';
 
 /** The job's cursor: the airing time up to which entries have been processed. */
 export const NEW_EPISODE_CURSOR = 'new-episodes';
-
-/**
- * The advisory lock key of the job (an arbitrary constant of this service): held for
- * the transaction of one run, so that only one instance runs it at a time (§7.21).
- */
-export const NEW_EPISODE_LOCK_KEY = 7_402_115_001;
 
 /** Semantics §4: "at least every 5 minutes". */
 export const NEW_EPISODE_INTERVAL_MS = 5 * 60 * 1000;
@@ -142,10 +137,8 @@ export async function runNewEpisodeJob(orm: MikroORM, now: Date = new Date()): P
     to: now,
   });
   return orm.em.fork().transactional(async (tx) => {
-    const [lock] = await tx.execute<{ locked: boolean }[]>(`select pg_try_advisory_xact_lock(?) as locked`, [
-      NEW_EPISODE_LOCK_KEY,
-    ]);
-    if (!lock.locked) return idle(null);
+    // Held for the run's transaction: one instance runs it at a time (§7.21).
+    if (!(await tryTransactionLock(tx, ADVISORY_LOCKS.newEpisodes))) return idle(null);
 
     const cursor = await tx.findOne(JobCursor, { name: NEW_EPISODE_CURSOR });
     if (!cursor) {

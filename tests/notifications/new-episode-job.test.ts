@@ -1,3 +1,4 @@
+import { ADVISORY_LOCKS } from '../../src/db/advisory-locks';
 import type { RequiredEntityData } from '@mikro-orm/core';
 import pino from 'pino';
 import type { User } from '../../src/accounts/user.entity';
@@ -7,7 +8,6 @@ import {
   applyEpisode,
   initNewEpisodeCursor,
   NEW_EPISODE_CURSOR,
-  NEW_EPISODE_LOCK_KEY,
   runNewEpisodeJob,
   startNewEpisodeJob,
 } from '../../src/notifications/new-episode-job';
@@ -386,7 +386,7 @@ describe('one instance at a time (advisory lock)', () => {
     try {
       const em = other.em.fork();
       await em.transactional(async (tx) => {
-        await tx.execute('select pg_advisory_xact_lock(?)', [NEW_EPISODE_LOCK_KEY]);
+        await tx.execute('select pg_advisory_xact_lock(?)', [ADVISORY_LOCKS.newEpisodes]);
         const blocked = await runNewEpisodeJob(t.orm, at(5));
         expect(blocked).toMatchObject({ ran: false, processed: 0 });
       });

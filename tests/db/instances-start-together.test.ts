@@ -1,0 +1,115 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import pg from 'pg';
+import { ensureDatabase } from '../../src/db/database';
+import { migrationsList } from '../../src/db/migrations';
+import { adminUrl, databaseUrl, testDatabasePrefix } from '../setup/names';
+
+/** The service as `npm start` runs it, from the sources. */
+const SERVER = resolve(__dirname, '../../src/server.ts');
+
+interface Instance {
+  child: ChildProcess;
+  /** Every line it wrote, stdout and stderr. */
+  lines: string[];
+  /** Its base URL once it listens. */
+  ready: Promise<string>;
+}
+
+function startInstance(url: string): Instance {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', SERVER], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: '0',
+      DEMO_DATA: 'on',
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const ready = new Promise<string>((resolveReady, reject) => {
+    const read = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) {
+        lines.push(line);
+        const listening = /^REST API:\s+(http:\/\/\S+?)\/\s/.exec(line);
+        if (listening) resolveReady(listening[1]);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.on('exit', (code) =>
+      reject(new Error(`exited with ${code} before listening:\n${lines.join('\n')}`)),
+    );
+  });
+  return { child, lines, ready };
+}
+
+async function stop({ child }: Instance): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** How many lines of all the instances' logs carry `message`. */
+const logged = (instances: Instance[], message: string) =>
+  instances.flatMap((instance) => instance.lines).filter((line) => line.includes(`"msg":"${message}"`))
+    .length;
+
+describe('several instances started at once on an empty database', () => {
+  const name = `${testDatabasePrefix()}fresh_w${process.env.JEST_WORKER_ID ?? '1'}`;
+  let admin: pg.Client;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: adminUrl() });
+    await admin.connect();
+    await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`);
+    await ensureDatabase(adminUrl(), name);
+  });
+
+  afterAll(async () => {
+    await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`);
+    await admin.end();
+  });
+
+  it('all become ready; the migrations and the demo data load ran once, by one of them', async () => {
+    const instances = [startInstance(databaseUrl(name)), startInstance(databaseUrl(name))];
+    try {
+      const bases = await Promise.all(instances.map((instance) => instance.ready));
+      for (const base of bases) expect((await fetch(`${base}/readyz`)).status).toBe(200);
+
+      expect(logged(instances, 'applied migrations')).toBe(1);
+      expect(logged(instances, 'empty database: loading demo data')).toBe(1);
+      const db = new pg.Client({ connectionString: databaseUrl(name) });
+      await db.connect();
+      try {
+        const migrations = await db.query<{ name: string }>('select name from mikro_orm_migrations');
+        expect(migrations.rows.map((row) => row.name).sort()).toEqual(
+          migrationsList.map((migration) => migration.name).sort(),
+        );
+        const demo = await db.query(`select 1 from "user" where username = 'demo_user'`);
+        expect(demo.rowCount).toBe(1);
+      } finally {
+        await db.end();
+      }
+      // Both serve the same data.
+      const answers = await Promise.all(
+        bases.map(async (base) =>
+          (
+            await fetch(`${base}/novel`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: '{}',
+            })
+          ).json(),
+        ),
+      );
+      expect(answers[0]).toEqual(answers[1]);
+      expect((answers[0] as { pagination: { total: number } }).pagination.total).toBeGreaterThan(0);
+    } finally {
+      await Promise.all(instances.map(stop));
+    }
+  }, 120_000);
+});
