@@ -120,12 +120,7 @@ export async function buildApp({
   app.use(optionsHandler(table));
   // The REST paths share no prefix with the pages below; the busiest door comes first.
   app.use(
-    restRouter(
-      table,
-      routes,
-      new OperationRunner(schema, limitValues, orm.getMetadata()),
-      config.cacheMaxAgeSeconds,
-    ),
+    restRouter(table, new OperationRunner(schema, limitValues, orm.getMetadata()), config.cacheMaxAgeSeconds),
   );
 
   app.use(playgroundRouter());

@@ -61,6 +61,20 @@ function firstProblem(variable: string, type: GraphQLInputType, value: unknown):
   return failedAt === variable && isPlainObject(value) ? '' : failedAt;
 }
 
+/** The variables the request gives a value, with their definitions and input types. */
+function* givenVariables(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+) {
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    const value = Object.hasOwn(variables, name) ? variables[name] : undefined;
+    const type = typeFromAST(schema, definition.type);
+    if (value !== undefined && type && isInputType(type)) yield { definition, name, type, value };
+  }
+}
+
 /** A refusal of the request's variables before execution: `system:validation_error`, HTTP 400. */
 function refusal(error: AppError, nodes: readonly ASTNode[]): GraphQLError {
   return new GraphQLError(error.message, {
@@ -90,11 +104,7 @@ export function checkOperation(
       extensions: { http: { status: 400 } },
     });
   }
-  for (const definition of operation.variableDefinitions ?? []) {
-    const name = definition.variable.name.value;
-    const value = Object.hasOwn(variables, name) ? variables[name] : undefined;
-    const type = typeFromAST(schema, definition.type);
-    if (value === undefined || !type || !isInputType(type)) continue;
+  for (const { definition, name, type, value } of givenVariables(schema, operation, variables)) {
     const problem = firstProblem(name, type, value);
     if (problem !== undefined)
       throw refusal(validationError(locationOf(name, type), problem || undefined), [definition]);
@@ -112,19 +122,15 @@ export function checkedVariables(
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,
 ): Record<string, unknown> {
-  const definitions = operation.variableDefinitions ?? [];
-  const coerced = getVariableValues(schema, definitions, variables);
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
   if (coerced.errors) {
     checkOperation(schema, operation, variables);
     throw coerced.errors[0];
   }
   // Coercible; a scalar must also be storable (input objects are checked where they are used).
-  for (const definition of definitions) {
-    const name = definition.variable.name.value;
-    const value = Object.hasOwn(variables, name) ? variables[name] : undefined;
-    const type = typeFromAST(schema, definition.type);
-    if (value === undefined || !type || !isInputType(type) || isInputObjectType(getNamedType(type))) continue;
-    if (!isSafeJson(value)) throw refusal(validationError(locationOf(name, type), name), [definition]);
+  for (const { definition, name, type, value } of givenVariables(schema, operation, variables)) {
+    if (!isInputObjectType(getNamedType(type)) && !isSafeJson(value))
+      throw refusal(validationError(locationOf(name, type), name), [definition]);
   }
   return coerced.coerced;
 }

@@ -73,13 +73,14 @@ function routeHandler(route: RestRoute, runner: OperationRunner, cacheMaxAgeSeco
  */
 export function restRouter(
   table: RouteTable,
-  routes: readonly RestRoute[],
   runner: OperationRunner,
   cacheMaxAgeSeconds: number,
 ): RequestHandler {
-  const handlers = new Map(routes.map((route) => [route, routeHandler(route, runner, cacheMaxAgeSeconds)]));
+  const handlers = new Map(
+    table.routes.map((route) => [route, routeHandler(route, runner, cacheMaxAgeSeconds)]),
+  );
   return (req, res, next) => {
-    const match = table.match(req.method, req.path);
+    const match = table.matchRequest(req);
     if (!match) next();
     else if (!match.route) refuseMethod(req, res, match.allow);
     else handlers.get(match.route)!(req, res, next, match.params);

@@ -30,7 +30,10 @@ export class RouteTable {
     maxParamLength: Number.POSITIVE_INFINITY,
   });
 
-  constructor(routes: readonly RestRoute[]) {
+  /** Each request's match, so that the parts that ask (rate limits, the REST door) look it up once. */
+  private readonly matched = new WeakMap<object, RouteMatch | null>();
+
+  constructor(readonly routes: readonly RestRoute[]) {
     for (const [path, pathRoutes] of routesByPath(routes)) {
       const entry: PathEntry = {
         byMethod: new Map(pathRoutes.map((route) => [route.method, route])),
@@ -41,6 +44,16 @@ export class RouteTable {
       // The tree is asked for paths only, all under one method.
       this.tree.on('GET', expressPath(path), () => undefined, entry);
     }
+  }
+
+  /** The route of a request (its method and path), or undefined for an unknown path; looked up once per request. */
+  matchRequest(req: { method: string; path: string }): RouteMatch | undefined {
+    let match = this.matched.get(req);
+    if (match === undefined) {
+      match = this.match(req.method, req.path) ?? null;
+      this.matched.set(req, match);
+    }
+    return match ?? undefined;
   }
 
   /** The route of a method and a path (without the query string), or undefined for an unknown path. */

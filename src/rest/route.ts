@@ -45,23 +45,10 @@ export interface RestRoute {
 /** `{name}` parameters in express's `:name` syntax. */
 export const expressPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
-/**
- * The routes in mounting order: fewer path parameters first, so literal segments win
- * (`/collections/create` is never a reference). The sort is stable.
- */
-export function inMountingOrder(routes: readonly RestRoute[]): RestRoute[] {
-  const paramCount = (path: string) => (path.match(/\{/g) ?? []).length;
-  return [...routes].sort((a, b) => paramCount(a.path) - paramCount(b.path));
-}
-
-/**
- * The routes grouped by path, paths in mounting order. Express matches a request to the
- * first such path (then answers 405 if no method of it fits), so whatever mirrors the
- * REST router's choice mounts paths in this order.
- */
+/** The routes grouped by path, in the table's order. */
 export function routesByPath(routes: readonly RestRoute[]): Map<string, RestRoute[]> {
   const byPath = new Map<string, RestRoute[]>();
-  for (const route of inMountingOrder(routes)) {
+  for (const route of routes) {
     byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   }
   return byPath;

@@ -17,5 +17,9 @@ describe('SQL fragments', () => {
     expect(build('a = ?', 1)).toEqual({ sql: 'select * from t where a = ? limit 1', params: [1] });
     expect(build('a = ?', 2)).toEqual({ sql: 'select * from t where a = ? limit 1', params: [2] });
     expect(build('b = ?', 3)).toEqual(concatSql('select * from t where ', sql('b = ?', 3), ' limit 1'));
+    // The text comes from the key: pieces that vary must be named in it.
+    expect(texts.concat('b = ?', 'select 1 where ', sql('c = ?', 4)).sql).toBe(
+      'select * from t where b = ? limit 1',
+    );
   });
 });

@@ -316,6 +316,20 @@ describe('operations compiled to one SQL statement', () => {
     expect(withCaller).toBeLessThanOrEqual(3);
   });
 
+  it("reads on the application's entity manager: a compiled route forks none, a resolver-run one does", async () => {
+    await seedReadables();
+    const fork = jest.spyOn(t.orm.em, 'fork');
+    try {
+      expect((await rest(t.app, 'GET', '/manga/edge-manga')).status).toBe(200);
+      expect((await rest(t.app, 'POST', '/novel?size=3', {})).status).toBe(200);
+      expect(fork).not.toHaveBeenCalled();
+      expect((await gql(t.app, routeOf(16).document, { slug: 'edge-manga' })).body.errors).toBeUndefined();
+      expect(fork).toHaveBeenCalled();
+    } finally {
+      fork.mockRestore();
+    }
+  });
+
   // PostgreSQL re-plans a prepared statement for each request unless a generic plan is
   // as cheap, which it cannot tell while the page's limit and offset are parameters.
   it('keeps one plan per connection for a first page, and plans later pages for their offset', async () => {
