@@ -35,7 +35,7 @@ export function optionsHandler(table: RouteTable): RequestHandler {
   return (req, res, next) => {
     if (req.method !== 'OPTIONS') return next();
     if (req.path === '/graphql') return refuseMethod(req, res, GRAPHQL_ALLOW);
-    const match = table.matchRequest(req);
+    const match = table.matchRequest(req, res);
     if (match && !match.route) refuseMethod(req, res, match.allow);
     else sendRequestError(req, res, new AppError('system:not_found'));
   };

@@ -159,7 +159,7 @@ export function createRateLimit(config: Config, log: Logger, table: RouteTable):
     const { path } = req;
     if (path === '/graphql') return charge(req, res, next, true);
     if (hasBrokenEncoding(path)) return charge(req, res, next, false);
-    const route = table.matchRequest(req)?.route;
+    const route = table.matchRequest(req, res)?.route;
     charge(req, res, next, route !== undefined && route.auth !== 'none');
   };
 

@@ -80,7 +80,7 @@ export function restRouter(
     table.routes.map((route) => [route, routeHandler(route, runner, cacheMaxAgeSeconds)]),
   );
   return (req, res, next) => {
-    const match = table.matchRequest(req);
+    const match = table.matchRequest(req, res);
     if (!match) next();
     else if (!match.route) refuseMethod(req, res, match.allow);
     else handlers.get(match.route)!(req, res, next, match.params);

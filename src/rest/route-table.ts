@@ -1,3 +1,4 @@
+import type { Request, Response } from 'express';
 import FindMyWay from 'find-my-way';
 import { allowHeader } from '../http/methods';
 import { expressPath, type RestRoute, routesByPath } from './route';
@@ -30,9 +31,6 @@ export class RouteTable {
     maxParamLength: Number.POSITIVE_INFINITY,
   });
 
-  /** Each request's match, so that the parts that ask (rate limits, the REST door) look it up once. */
-  private readonly matched = new WeakMap<object, RouteMatch | null>();
-
   constructor(readonly routes: readonly RestRoute[]) {
     for (const [path, pathRoutes] of routesByPath(routes)) {
       const entry: PathEntry = {
@@ -46,14 +44,15 @@ export class RouteTable {
     }
   }
 
-  /** The route of a request (its method and path), or undefined for an unknown path; looked up once per request. */
-  matchRequest(req: { method: string; path: string }): RouteMatch | undefined {
-    let match = this.matched.get(req);
-    if (match === undefined) {
-      match = this.match(req.method, req.path) ?? null;
-      this.matched.set(req, match);
-    }
-    return match ?? undefined;
+  /**
+   * The route of a request (its method and path), or undefined for an unknown path:
+   * looked up once per request and kept in the response's locals, so that every part
+   * that asks (rate limits, OPTIONS, the REST door) shares it.
+   */
+  matchRequest(req: Request, res: Response): RouteMatch | undefined {
+    const locals = res.locals as { routeMatch?: RouteMatch | null };
+    if (locals.routeMatch === undefined) locals.routeMatch = this.match(req.method, req.path) ?? null;
+    return locals.routeMatch ?? undefined;
   }
 
   /** The route of a method and a path (without the query string), or undefined for an unknown path. */
