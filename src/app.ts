@@ -15,6 +15,7 @@ import { databasePlugin } from './graphql/database-plugin';
 import { requestChecksPlugin } from './graphql/request-checks';
 import { graphqlLimitOptions, graphqlLimitsOf } from './graphql/limits';
 import { OperationRunner } from './graphql/runner';
+import { checkReplicas } from './db/replicas';
 import { playgroundRouter } from './graphql/playground';
 import { contextOf, readJsonBody, sendError, sendRequestError } from './http';
 import { graphqlMethods, optionsHandler, rejectBrokenEncoding } from './http/methods';
@@ -103,13 +104,19 @@ export async function buildApp({
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // Ready while the primary answers; replicas are reported, and one that is down is skipped.
   app.get('/readyz', async (_req, res) => {
-    try {
-      await orm.em.getConnection().execute('select 1');
-      res.json({ status: 'ok' });
-    } catch {
-      res.status(503).json({ status: 'unavailable' });
-    }
+    const [primary, replicas] = await Promise.all([
+      orm.em
+        .getConnection()
+        .execute('select 1')
+        .then(() => 'ok' as const)
+        .catch(() => 'unavailable' as const),
+      checkReplicas(orm),
+    ]);
+    res
+      .status(primary === 'ok' ? 200 : 503)
+      .json({ status: primary, ...(replicas.length > 0 && { replicas }) });
   });
 
   // After the health checks: they are never rate limited.

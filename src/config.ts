@@ -9,6 +9,8 @@ export interface Config {
   readonly host: string;
   /** Absent: the embedded PostgreSQL under ./.data is used. */
   readonly databaseUrl: string | undefined;
+  /** Streaming replicas of that database (`DATABASE_REPLICA_URLS`): anonymous reads go there. */
+  readonly databaseReplicaUrls: readonly string[];
   readonly demoData: boolean;
   readonly imageBaseUrl: string;
   readonly publicUrl: string;
@@ -213,6 +215,21 @@ function defaultMailFrom(publicUrl: string): string {
   return `no-reply@${/^[\d.]+$|:|^\[/.test(host) ? 'localhost' : host}`;
 }
 
+/** `DATABASE_REPLICA_URLS`: comma-separated postgres:// URLs, case kept (passwords, database names). */
+function replicaUrls(env: Env): string[] {
+  const entries = (env.DATABASE_REPLICA_URLS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  entries.forEach((entry, index) => {
+    // The entry itself is not shown: it may hold a password.
+    if (!/^postgres(ql)?:\/\//.test(entry) || !URL.canParse(entry)) {
+      throw new ConfigError(`DATABASE_REPLICA_URLS entry ${index + 1} is not a postgres:// URL`);
+    }
+  });
+  return entries;
+}
+
 /** A database timeout in milliseconds, which must end before the request's own timeout. */
 function databaseTimeout(env: Env, name: string, fallback: number, requestTimeoutMs: number): number {
   const value = integer(env, name, fallback, 1, 3600000);
@@ -266,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     databaseUrl,
+    databaseReplicaUrls: Object.freeze(replicaUrls(env)),
     demoData: flag(env, 'DEMO_DATA', true),
     imageBaseUrl: url(env, 'IMAGE_BASE_URL', 'https://cdn.example.invalid'),
     publicUrl,

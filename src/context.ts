@@ -1,9 +1,12 @@
+import type { ConnectionType } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OperationTypeNode } from 'graphql';
 import type DataLoader from 'dataloader';
 import type { Logger } from 'pino';
 import type { AccountServices } from './accounts/account-services';
 import { AuthSession } from './common/auth/session';
 import type { Language } from './common/errors/app-error';
+import { readFromReplicas } from './db/entity-manager';
 
 /**
  * The one database transaction a GraphQL mutation runs in, on the request's entity
@@ -106,9 +109,10 @@ export class RequestContext {
   readonly transaction: RequestTransaction;
   private readonly loaders = new Map<string, DataLoader<unknown, unknown>>();
   /**
-   * The request's fork, made on first use. Held in an object of its own: Apollo
-   * shallow-copies the context, and every copy must share one fork.
+   * The request's fork, made on first use, and where its reads go. Held in an object of
+   * its own: Apollo shallow-copies the context, and every copy must share them.
    */
+  private readonly database: { em?: EntityManager; replicaReads: boolean } = { replicaReads: false };
   private readonly fork: () => EntityManager;
 
   constructor(
@@ -127,8 +131,14 @@ export class RequestContext {
     /** The raw `captcha` header (signup and login, when a verifier is configured). */
     readonly captcha: string | undefined,
   ) {
-    const fork: { em?: EntityManager } = {};
-    this.fork = () => (fork.em ??= sharedEm.fork());
+    const { database } = this;
+    this.fork = () => {
+      if (!database.em) {
+        database.em = sharedEm.fork();
+        if (database.replicaReads) readFromReplicas(database.em);
+      }
+      return database.em;
+    };
     this.auth = new AuthSession(this.fork, rawToken);
     this.transaction = new RequestTransaction(this.fork);
   }
@@ -136,6 +146,23 @@ export class RequestContext {
   /** The request's own entity manager (identity map, unit of work, transaction). */
   get em(): EntityManager {
     return this.fork();
+  }
+
+  /**
+   * Chooses where the operation reads: an anonymous query (no token sent, or a REST route
+   * that never looks at one) reads from the read replicas, if any, and may see the catalog
+   * a moment behind; everything else reads the primary, so a user always reads their own
+   * writes.
+   */
+  chooseReads(operation: OperationTypeNode, ignoresCaller = false): void {
+    if (operation !== 'query' || (!ignoresCaller && this.auth.rawToken !== undefined)) return;
+    this.database.replicaReads = true;
+    if (this.database.em) readFromReplicas(this.database.em);
+  }
+
+  /** Where reads outside the request's fork (compiled operations on `sharedEm`) go. */
+  get readConnectionType(): ConnectionType {
+    return this.database.replicaReads ? 'read' : 'write';
   }
 
   /** Runs `effect` after the request's transaction commits (at once outside a mutation). */

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     log: (line) => log.debug({ postgres: line }),
   });
-  const orm = await createOrm(database.url);
+  const orm = await createOrm(database.url, { replicaUrls: config.databaseReplicaUrls });
   // Instances starting together on one database take turns: the first migrates and
   // loads the demo data, the others then find both done.
   await withSessionLock(orm, ADVISORY_LOCKS.startup, async () => {
@@ -41,6 +41,10 @@ async function main(): Promise<void> {
   console.log(
     `Database:   ${database.mode === 'embedded' ? `embedded PostgreSQL (${EMBEDDED_DATA_DIR})` : 'DATABASE_URL'}`,
   );
+  if (config.databaseReplicaUrls.length > 0)
+    console.log(
+      `Replicas:   ${config.databaseReplicaUrls.length} (DATABASE_REPLICA_URLS), for anonymous reads`,
+    );
   console.log(`Email:      ${config.smtpUrl ? 'SMTP (SMTP_URL)' : 'written to the log (SMTP_URL is unset)'}`);
   const example = await exampleMangaSlug(orm.em.fork());
   if (example) console.log(`Try:        ${base}/manga/${example}`);

@@ -18,6 +18,7 @@ import type { ArticleInput, ArticleListInput, ArticleSortField } from './article
 import { buildPreview, imageUrls } from './document';
 import { generateSlug } from './slug';
 import { likeLiteral } from '../common/like';
+import { readConnection } from '../db/entity-manager';
 
 /** Staff roles are exempt from the article rate limits (semantics §1.11). */
 const STAFF = new Set(['moderator', 'admin']);
@@ -419,7 +420,7 @@ export async function listArticles(
     ({ field, direction }) => `${SORT_COLUMNS[field]} ${direction}`,
   );
   const condition = where.join(' and ');
-  const connection = em.getConnection();
+  const connection = readConnection(em);
   const [{ total }] = await connection.execute<{ total: string }[]>(
     `select count(*) as total from article a where ${condition}`,
     params,

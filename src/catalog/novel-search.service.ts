@@ -3,6 +3,7 @@ import { AppError } from '../common/errors/app-error';
 import { type ListQuery, listPage } from '../common/pagination/paged-query';
 import type { Page, PageArgs } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
+import { readConnection } from '../db/entity-manager';
 import { joinSql, sql } from '../db/sql';
 import { readableFilters } from './catalog-list.inputs';
 import { titleListQuery } from './catalog-list.service';
@@ -23,9 +24,10 @@ async function existingSlugs(em: EntityManager, magazines: readonly string[], ge
   ];
   if (lookups.length === 0) return found;
   const statement = joinSql(lookups, ' union all ');
-  const rows = await em
-    .getConnection()
-    .execute<{ kind: 'magazine' | 'genre'; slug: string }[]>(statement.sql, statement.params);
+  const rows = await readConnection(em).execute<{ kind: 'magazine' | 'genre'; slug: string }[]>(
+    statement.sql,
+    statement.params,
+  );
   for (const row of rows) found[row.kind].add(row.slug);
   return found;
 }

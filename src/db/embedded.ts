@@ -394,7 +394,8 @@ async function startServer(
       const text = chunk.toString('utf8');
       log(text.trim());
       output += text;
-      if (output.includes('database system is ready to accept connections')) resolveReady();
+      // A standby (a replica's data directory) accepts read-only connections.
+      if (/database system is ready to accept (read-only )?connections/.test(output)) resolveReady();
     });
   });
   child.stdout?.on('data', (chunk: Buffer) => log(chunk.toString('utf8').trim()));

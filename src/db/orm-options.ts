@@ -1,9 +1,11 @@
 import { type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import { config } from '../config';
 import { entities } from './entities';
+import { CatalogEntityManager } from './entity-manager';
 import { migrationsList } from './migrations';
+import { replicaOptions, ReplicatedPostgreSqlDriver } from './replicas';
 
 interface PoolConnection {
   query(sql: string, callback: (error: Error | null) => void): void;
@@ -11,6 +13,8 @@ interface PoolConnection {
 
 export interface OrmOptionsInput {
   clientUrl: string;
+  /** Streaming replicas of `clientUrl`'s database, for anonymous reads. */
+  replicaUrls?: readonly string[];
   /** Receives every SQL statement (the tests count them). */
   onQuery?: (sql: string) => void;
   poolMax?: number;
@@ -20,11 +24,21 @@ export interface OrmOptionsInput {
  * ORM options shared by the service, the CLI commands and the tests: the same
  * driver, entities, migrations and pool in both database modes.
  */
-export function ormOptions({ clientUrl, onQuery, poolMax = 10 }: OrmOptionsInput): Options<PostgreSqlDriver> {
+export function ormOptions({
+  clientUrl,
+  replicaUrls = [],
+  onQuery,
+  poolMax = 10,
+}: OrmOptionsInput): Options<PostgreSqlDriver> {
   const { databaseConnectTimeoutMs, databaseAcquireTimeoutMs } = config();
   return {
-    driver: PostgreSqlDriver,
+    driver: ReplicatedPostgreSqlDriver,
+    entityManager: CatalogEntityManager,
     clientUrl,
+    // Each replica gets the primary's pool and driver options. Only reads that choose a
+    // replica go there (anonymous queries, src/db/entity-manager.ts), not every read.
+    replicas: replicaOptions(replicaUrls),
+    preferReadReplicas: false,
     entities,
     extensions: [Migrator],
     // Both end before the request timeout: during an outage a request fails fast with

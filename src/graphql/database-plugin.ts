@@ -74,7 +74,9 @@ export function databasePlugin(): ApolloServerPlugin<RequestContext> {
         // that cannot begin means the database cannot be reached.
         async responseForOperation({ operation, contextValue }) {
           // No operation (unknown or ambiguous name): Apollo answers that refusal itself.
-          if (operation?.operation !== 'mutation') return null;
+          if (!operation) return null;
+          contextValue.chooseReads(operation.operation);
+          if (operation.operation !== 'mutation') return null;
           try {
             await contextValue.transaction.begin();
             return null;

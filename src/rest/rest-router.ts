@@ -27,6 +27,7 @@ async function runRoute(
   params: Record<string, string>,
 ): Promise<void> {
   const ctx = contextOf(res);
+  ctx.chooseReads(operation.operation.operation, route.auth === 'none');
   try {
     // Step 1 of the check order: authentication comes before any input check.
     if (route.auth === 'required') await ctx.auth.required();

@@ -32,3 +32,27 @@ describe('HTTP configuration', () => {
     expect(() => loadConfig({ RATE_LIMIT_POINTS: '0' })).toThrow(/RATE_LIMIT_POINTS/);
   });
 });
+
+describe('read replica configuration', () => {
+  it('has none by default', () => {
+    expect(loadConfig({}).databaseReplicaUrls).toEqual([]);
+  });
+
+  it('reads comma-separated postgres URLs, keeping their case', () => {
+    const config = loadConfig({
+      DATABASE_REPLICA_URLS:
+        ' postgresql://reader:PassWord@replica-1:5432/Catalog , postgres://replica-2/catalog,',
+    });
+    expect(config.databaseReplicaUrls).toEqual([
+      'postgresql://reader:PassWord@replica-1:5432/Catalog',
+      'postgres://replica-2/catalog',
+    ]);
+  });
+
+  it('refuses an entry that is not a postgres URL, without echoing it (it may hold a password)', () => {
+    const load = () =>
+      loadConfig({ DATABASE_REPLICA_URLS: 'postgresql://replica-1/db,mysql://u:secret@x/db' });
+    expect(load).toThrow(new ConfigError('DATABASE_REPLICA_URLS entry 2 is not a postgres:// URL'));
+    expect(load).not.toThrow(/secret/);
+  });
+});

@@ -1,6 +1,7 @@
 import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ReferencedEntity } from '../../db/base.entity';
+import { readConnection } from '../../db/entity-manager';
 import type { SqlFragment } from '../../db/sql';
 import { type Page, type PageArgs, pageWindow, toPage } from './pagination';
 
@@ -23,7 +24,7 @@ export async function pagedReferences(
   args: PageArgs,
 ): Promise<{ references: string[]; total: number }> {
   const { offset, limit } = pageWindow(args);
-  const connection = em.getConnection();
+  const connection = readConnection(em);
   const rows = await connection.execute<{ reference: string; total: string }[]>(
     `select ${query.reference} as reference, count(*) over () as total
       from ${query.from} where ${query.where.sql} order by ${query.orderBy.sql} limit ? offset ?`,

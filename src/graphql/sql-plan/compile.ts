@@ -455,6 +455,7 @@ export function compileSqlPlan(
       const [row] = await queryRows<{ json: string; found?: boolean; refused?: ErrorCode | null }>(
         ctx.sharedEm,
         statement,
+        ctx.readConnectionType,
       );
       if (!row || row.found === false) throw new AppError(notFound);
       if (row.refused) throw new AppError(row.refused);

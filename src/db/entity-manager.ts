@@ -1,0 +1,125 @@
+import type {
+  AnyEntity,
+  ConnectionType,
+  EntityData,
+  CountOptions,
+  EntityName,
+  FilterQuery,
+  FindOneOptions,
+  FindOptions,
+  Loaded,
+  LoggingOptions,
+  PopulatePath,
+  QueryResult,
+} from '@mikro-orm/core';
+import {
+  type EntityManager,
+  type Knex,
+  type PostgreSqlConnection,
+  type PostgreSqlDriver,
+  type QueryBuilder,
+  SqlEntityManager,
+} from '@mikro-orm/postgresql';
+
+/**
+ * The service's entity manager (MikroORM's `entityManager` option). A request's fork may
+ * be told to read from the replicas ({@link readFromReplicas}): then its finds, counts,
+ * loads of references and collections, and query builders ask MikroORM for a read
+ * connection, unless they name one or run in a transaction. Every other entity manager
+ * reads from the primary (`preferReadReplicas` is off), so that nothing reads a replica
+ * that has not chosen to.
+ */
+export class CatalogEntityManager extends SqlEntityManager<PostgreSqlDriver> {
+  private replicaReads = false;
+
+  /** This manager's reads go to the replicas from now on (an anonymous query's). */
+  readFromReplicas(): void {
+    this.replicaReads = true;
+  }
+
+  /** The connection type for a read: `read` for a replica-reading manager outside a transaction. */
+  get readConnectionType(): ConnectionType {
+    return this.replicaReads && !this.isInTransaction() ? 'read' : 'write';
+  }
+
+  override find<
+    Entity extends object,
+    Hint extends string = never,
+    Fields extends string = PopulatePath.ALL,
+    Excludes extends string = never,
+  >(
+    entityName: EntityName<Entity>,
+    where: FilterQuery<NoInfer<Entity>>,
+    options?: FindOptions<Entity, Hint, Fields, Excludes>,
+  ): Promise<Loaded<Entity, Hint, Fields, Excludes>[]> {
+    return super.find(entityName, where, this.reading(options));
+  }
+
+  override findOne<
+    Entity extends object,
+    Hint extends string = never,
+    Fields extends string = '*',
+    Excludes extends string = never,
+  >(
+    entityName: EntityName<Entity>,
+    where: FilterQuery<NoInfer<Entity>>,
+    options?: FindOneOptions<Entity, Hint, Fields, Excludes>,
+  ): Promise<Loaded<Entity, Hint, Fields, Excludes> | null> {
+    return super.findOne(entityName, where, this.reading(options));
+  }
+
+  override count<Entity extends object, Hint extends string = never>(
+    entityName: EntityName<Entity>,
+    where?: FilterQuery<NoInfer<Entity>>,
+    options?: CountOptions<Entity, Hint>,
+  ): Promise<number> {
+    return super.count(entityName, where, this.reading(options));
+  }
+
+  override createQueryBuilder<Entity extends object, RootAlias extends string = never>(
+    entityName: EntityName<Entity> | QueryBuilder<Entity>,
+    alias?: RootAlias,
+    type?: ConnectionType,
+    loggerContext?: LoggingOptions,
+  ): QueryBuilder<Entity, RootAlias> {
+    // A builder that writes runs on the primary all the same (ReplicaConnection.execute).
+    return super.createQueryBuilder(entityName, alias, type ?? this.replicaReadType(), loggerContext);
+  }
+
+  /** Raw SQL: a replica-reading manager's statements outside a transaction run on a replica. */
+  override execute<
+    T extends QueryResult | EntityData<AnyEntity> | EntityData<AnyEntity>[] = EntityData<AnyEntity>[],
+  >(
+    query: string | Knex.QueryBuilder | Knex.Raw,
+    params?: unknown[],
+    method?: 'all' | 'get' | 'run',
+    loggerContext?: LoggingOptions,
+  ): Promise<T> {
+    if (this.replicaReadType() === undefined) return super.execute<T>(query, params, method, loggerContext);
+    return this.getConnection('read').execute<T>(query, params, method, undefined, loggerContext);
+  }
+
+  private replicaReadType(): ConnectionType | undefined {
+    return this.readConnectionType === 'read' ? 'read' : undefined;
+  }
+
+  private reading<Options extends { connectionType?: ConnectionType }>(
+    options: Options | undefined,
+  ): Options | undefined {
+    const type = options?.connectionType === undefined ? this.replicaReadType() : undefined;
+    return type ? ({ ...options, connectionType: type } as Options) : options;
+  }
+}
+
+/** Sends `em`'s reads to the replicas (see {@link CatalogEntityManager}). */
+export function readFromReplicas(em: EntityManager): void {
+  if (!(em instanceof CatalogEntityManager)) throw new Error('not an entity manager of this service');
+  em.readFromReplicas();
+}
+
+/** The connection for a raw read on `em`: a replica's when `em` reads from the replicas. */
+export function readConnection(em: EntityManager): PostgreSqlConnection {
+  return em.getConnection(
+    em instanceof CatalogEntityManager ? em.readConnectionType : 'write',
+  ) as PostgreSqlConnection;
+}
