@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -16,6 +17,9 @@ import { requestChecksPlugin } from './graphql/request-checks';
 import { graphqlLimitOptions, graphqlLimitsOf } from './graphql/limits';
 import { OperationRunner } from './graphql/runner';
 import { checkReplicas } from './db/replicas';
+import { attachSubscriptions } from './graphql/subscriptions';
+import type { NotificationBus } from './notifications/live/notification-bus';
+import { startLiveNotifications } from './notifications/live/notification-feed';
 import { playgroundRouter } from './graphql/playground';
 import { contextOf, readJsonBody, sendError, sendRequestError } from './http';
 import { graphqlMethods, optionsHandler, rejectBrokenEncoding } from './http/methods';
@@ -43,6 +47,10 @@ export interface AppDependencies {
 export interface App {
   app: express.Express;
   apollo: ApolloServer<RequestContext>;
+  /** Carries notification events between instances (the new-episode job publishes too). */
+  notifications: NotificationBus;
+  /** Serves GraphQL subscriptions on `server`'s `/graphql` (WebSocket); returns how to stop. */
+  attach(server: Server): () => Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -90,13 +98,14 @@ export async function buildApp({
     ],
   });
   await apollo.start();
+  const live = await startLiveNotifications(orm, config.redisUrl, log);
 
   const app = express();
   app.disable('x-powered-by');
   app.set('strict routing', true);
   app.set('case sensitive routing', true);
 
-  app.use(requestContext(orm, accounts, log));
+  app.use(requestContext(orm, accounts, log, live.bus));
   const cors = corsMiddleware(config);
   if (cors) app.use(cors);
   app.use(requestTimeout(config.requestTimeoutMs));
@@ -146,7 +155,19 @@ export async function buildApp({
   return {
     app,
     apollo,
+    notifications: live.bus,
+    attach: (server) =>
+      attachSubscriptions(server, {
+        schema,
+        orm,
+        accounts,
+        log,
+        feed: live.feed,
+        limits: config.subscriptions,
+        graphqlLimits: limitValues,
+      }),
     stop: async () => {
+      await live.feed.close();
       await apollo.stop();
       await accounts.mailer.close();
       await rateLimit.close();
@@ -158,7 +179,12 @@ export async function buildApp({
  * Per request: its id and log line (src/http/request-log.ts), one forked entity
  * manager, the lazily resolved caller and the message language.
  */
-function requestContext(orm: MikroORM, accounts: AccountServices, log: Logger): RequestHandler {
+function requestContext(
+  orm: MikroORM,
+  accounts: AccountServices,
+  log: Logger,
+  notifications: NotificationBus,
+): RequestHandler {
   return (req, res, next) => {
     const request = startRequestLog(req, res, log);
     const language = languageOf(req.get('accept-language'));
@@ -170,6 +196,7 @@ function requestContext(orm: MikroORM, accounts: AccountServices, log: Logger): 
       rawTokenOf(req),
       accounts,
       req.get('captcha'),
+      notifications,
     );
     res.locals.context = context;
     requestScope.run({ requestId: context.requestId, language, log: request.log }, next);

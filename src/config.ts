@@ -25,6 +25,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Origins allowed by CORS (exact `scheme://host[:port]`, or `*`); empty: no CORS headers. */
   readonly corsOrigins: readonly string[];
+  /** Live notifications over WebSocket (GraphQL subscriptions at /graphql): the limits. */
+  readonly subscriptions: SubscriptionLimits;
   /** `max-age` of anonymous catalog GET responses, in seconds. */
   readonly cacheMaxAgeSeconds: number;
   readonly requestTimeoutMs: number;
@@ -51,6 +53,19 @@ export interface Config {
   readonly signupAllowlist: readonly string[];
   /** Usernames nobody may sign up with, lower case. */
   readonly reservedUsernames: readonly string[];
+}
+
+export interface SubscriptionLimits {
+  /** Open WebSocket connections per instance; more are refused with HTTP 503. */
+  readonly maxConnections: number;
+  /** Open connections per user; one more is closed with 4429. */
+  readonly maxPerUser: number;
+  /** Largest message a client may send; a larger one closes the connection (1009). */
+  readonly maxMessageBytes: number;
+  /** A connection with no running subscription for this long is closed (4408). */
+  readonly idleSeconds: number;
+  /** How often a connection's token is checked again; a revoked or expired one closes it (4401). */
+  readonly tokenCheckSeconds: number;
 }
 
 /**
@@ -299,6 +314,13 @@ export function loadConfig(env: Env = process.env): Config {
       'REDIS_URL must be a redis:// or rediss:// URL',
     ),
     corsOrigins: Object.freeze(corsOrigins(env)),
+    subscriptions: Object.freeze({
+      maxConnections: integer(env, 'SUBSCRIPTION_MAX_CONNECTIONS', 10000, 1, 1000000),
+      maxPerUser: integer(env, 'SUBSCRIPTION_MAX_PER_USER', 5, 1, 1000),
+      maxMessageBytes: integer(env, 'SUBSCRIPTION_MAX_MESSAGE_BYTES', 16384, 1024, 1048576),
+      idleSeconds: integer(env, 'SUBSCRIPTION_IDLE_SECONDS', 300, 1, 86400),
+      tokenCheckSeconds: integer(env, 'SUBSCRIPTION_TOKEN_CHECK_SECONDS', 60, 1, 86400),
+    }),
     cacheMaxAgeSeconds: integer(env, 'CACHE_MAX_AGE_SECONDS', 60, 0, 31536000),
     requestTimeoutMs,
     ...databaseTimeouts(env, requestTimeoutMs),

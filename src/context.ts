@@ -6,7 +6,10 @@ import type { Logger } from 'pino';
 import type { AccountServices } from './accounts/account-services';
 import { AuthSession } from './common/auth/session';
 import type { Language } from './common/errors/app-error';
-import { readFromReplicas } from './db/entity-manager';
+import { readFromReplicas, useOutbox } from './db/entity-manager';
+import type { LiveConnection } from './notifications/live/notification-feed';
+import type { NotificationBus } from './notifications/live/notification-bus';
+import { Outbox } from './notifications/live/outbox';
 
 /**
  * The one database transaction a GraphQL mutation runs in, on the request's entity
@@ -130,12 +133,19 @@ export class RequestContext {
     readonly accounts: AccountServices,
     /** The raw `captcha` header (signup and login, when a verifier is configured). */
     readonly captcha: string | undefined,
+    /** Carries the notification events of the request's writes to live subscriptions. */
+    notifications?: NotificationBus,
+    /** The WebSocket connection a subscription runs on (absent over HTTP). */
+    readonly live?: LiveConnection,
   ) {
     const { database } = this;
     this.fork = () => {
       if (!database.em) {
         database.em = sharedEm.fork();
         if (database.replicaReads) readFromReplicas(database.em);
+        // Published after the request's transaction commits, dropped if it rolls back.
+        if (notifications)
+          useOutbox(database.em, new Outbox(notifications, (effect) => this.afterCommit(effect), log));
       }
       return database.em;
     };

@@ -5,6 +5,7 @@ import {
   type AuthChecker,
   type ClassType,
   type NonEmptyArray,
+  type PubSub,
   type ValidatorFn,
 } from 'type-graphql';
 import { ArgumentError } from './common/errors/app-error';
@@ -107,8 +108,22 @@ function argumentName(args: Record<string, unknown>, value: unknown): string | u
   return Object.keys(args).find((name) => args[name] === value);
 }
 
+/**
+ * type-graphql asks for a PubSub as soon as the schema has subscriptions, even when each
+ * brings its own `subscribe`, as ours do (they read the connection's NotificationFeed,
+ * src/notifications/live). It is never called.
+ */
+const noPubSub: PubSub = {
+  publish() {
+    throw new Error('subscriptions read the NotificationFeed; nothing publishes through type-graphql');
+  },
+  subscribe() {
+    throw new Error('every subscription of this schema brings its own subscribe function');
+  },
+};
+
 export function buildAppSchema(): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers, authChecker, validateFn: validateArguments });
+  return buildSchema({ resolvers, authChecker, validateFn: validateArguments, pubSub: noPubSub });
 }
 
 /** The committed `schema.graphql`: sorted so that the file only changes when the schema does. */

@@ -27,17 +27,19 @@ async function main(): Promise<void> {
     if (config.demoData) await seedDemoDataIfEmpty(orm, log);
   });
 
-  const { app, stop: stopApp } = await buildApp({ orm, config, log });
-  const newEpisodes = startNewEpisodeJob(orm, log);
+  const { app, stop: stopApp, attach, notifications } = await buildApp({ orm, config, log });
+  const newEpisodes = startNewEpisodeJob(orm, log, notifications);
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(config.port, config.host, () => resolve(listening));
     listening.once('error', reject);
   });
+  const detachSubscriptions = attach(server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host}:${port}`;
   console.log(`REST API:   ${base}/   (reference: ${base}/docs, OpenAPI: ${base}/openapi.json)`);
   console.log(`GraphQL:    ${base}/graphql   (playground in a browser)`);
+  console.log(`Live:       ${base.replace(/^http/, 'ws')}/graphql   (subscriptions, graphql-ws protocol)`);
   console.log(
     `Database:   ${database.mode === 'embedded' ? `embedded PostgreSQL (${EMBEDDED_DATA_DIR})` : 'DATABASE_URL'}`,
   );
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
     // Stop accepting, let requests in flight finish, then release the pool and the database.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    await detachSubscriptions();
     await closed;
     await stopApp();
     await newEpisodes.stop();

@@ -7,6 +7,7 @@ import type {
   FilterQuery,
   FindOneOptions,
   FindOptions,
+  ForkOptions,
   Loaded,
   LoggingOptions,
   PopulatePath,
@@ -20,6 +21,7 @@ import {
   type QueryBuilder,
   SqlEntityManager,
 } from '@mikro-orm/postgresql';
+import type { Outbox } from '../notifications/live/outbox';
 
 /**
  * The service's entity manager (MikroORM's `entityManager` option). A request's fork may
@@ -31,6 +33,17 @@ import {
  */
 export class CatalogEntityManager extends SqlEntityManager<PostgreSqlDriver> {
   private replicaReads = false;
+  /**
+   * Where this manager's work announces notification events, published once it commits;
+   * forks (a service's `transactional`) announce to the same. Absent: nothing is announced.
+   */
+  outbox: Outbox | undefined;
+
+  override fork(options?: ForkOptions): this {
+    const fork = super.fork(options);
+    fork.outbox = this.outbox;
+    return fork;
+  }
 
   /** This manager's reads go to the replicas from now on (an anonymous query's). */
   readFromReplicas(): void {
@@ -122,4 +135,15 @@ export function readConnection(em: EntityManager): PostgreSqlConnection {
   return em.getConnection(
     em instanceof CatalogEntityManager ? em.readConnectionType : 'write',
   ) as PostgreSqlConnection;
+}
+
+/** Where `em`'s work announces notification events, if anywhere. */
+export function outboxOf(em: EntityManager): Outbox | undefined {
+  return em instanceof CatalogEntityManager ? em.outbox : undefined;
+}
+
+/** Makes `em`'s work (and its forks') announce to `outbox`. */
+export function useOutbox(em: EntityManager, outbox: Outbox): void {
+  if (!(em instanceof CatalogEntityManager)) throw new Error('not an entity manager of this service');
+  em.outbox = outbox;
 }

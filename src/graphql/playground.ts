@@ -24,7 +24,10 @@ const ASSETS = '/graphql/assets';
 export const PLAYGROUND_SCRIPT = `(function () {
   'use strict';
   // Plain JSON POSTs to this service's /graphql pass Apollo's CSRF prevention.
-  var fetcher = GraphiQL.createFetcher({ url: window.location.origin + '/graphql' });
+  // Subscriptions go over the WebSocket at the same path; GraphiQL sends the Headers
+  // tab (e.g. {"auth": "<token>"}) as the connection's payload, where the token belongs.
+  var url = window.location.origin + '/graphql';
+  var fetcher = GraphiQL.createFetcher({ url: url, subscriptionUrl: url.replace(/^http/, 'ws') });
   ReactDOM.createRoot(document.getElementById('graphiql')).render(
     React.createElement(GraphiQL, { fetcher: fetcher, defaultEditorToolsVisibility: true }),
   );

@@ -90,7 +90,7 @@ function refusal(error: AppError, nodes: readonly ASTNode[]): GraphQLError {
 }
 
 /**
- * Checks an operation before it runs. Subscriptions are not served over HTTP. Variables
+ * Checks an operation before it runs. Subscriptions are served over the WebSocket, not HTTP. Variables
  * are checked with the same rules and messages as the REST door: `Invalid field <name>
  * in request <location>` (semantics §1.1, §7.2); graphql-js's own coercion messages
  * quote the submitted value (a password, a client secret), so no such message reaches
@@ -103,11 +103,13 @@ export function checkOperation(
   variables: Record<string, unknown>,
 ): void {
   if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
-    // graphql-js's own words, which it would say only once executing (and then with HTTP 200).
-    throw new GraphQLError('Schema is not configured to execute subscription operation.', {
-      nodes: [operation],
-      extensions: { http: { status: 400 } },
-    });
+    throw new GraphQLError(
+      'Subscriptions run over the WebSocket at /graphql (graphql-ws protocol), not over HTTP',
+      {
+        nodes: [operation],
+        extensions: { http: { status: 400 } },
+      },
+    );
   }
   forEachGivenVariable(schema, operation, variables, (definition, name, type, value) => {
     const problem = firstProblem(name, type, value);

@@ -8,6 +8,9 @@ import { ADVISORY_LOCKS, tryTransactionLock } from '../db/advisory-locks';
 import { WatchEntry } from '../lists/watch-entry.entity';
 import { JobCursor } from './notification.entity';
 import { notifyAll, type NotificationRequest } from './notify';
+import { useOutbox } from '../db/entity-manager';
+import type { NotificationBus } from './live/notification-bus';
+import { Outbox } from './live/outbox';
 
 /** The job's cursor: the airing time up to which entries have been processed. */
 export const NEW_EPISODE_CURSOR = 'new-episodes';
@@ -127,7 +130,12 @@ function recipientsOf(watchers: readonly WatchEntry[], statusChanged: boolean): 
  * in airing order, creates the `schedule_anime` notifications of each change, and
  * moves the cursor to `now`.
  */
-export async function runNewEpisodeJob(orm: MikroORM, now: Date = new Date()): Promise<NewEpisodeRun> {
+export async function runNewEpisodeJob(
+  orm: MikroORM,
+  now: Date = new Date(),
+  /** Where the run announces its notifications to live subscriptions, once it commits. */
+  live?: { bus: NotificationBus; log: Logger },
+): Promise<NewEpisodeRun> {
   const idle = (from: Date | null): NewEpisodeRun => ({
     ran: false,
     processed: 0,
@@ -136,7 +144,10 @@ export async function runNewEpisodeJob(orm: MikroORM, now: Date = new Date()): P
     from,
     to: now,
   });
-  return orm.em.fork().transactional(async (tx) => {
+  const em = orm.em.fork();
+  const afterCommit: (() => void)[] = [];
+  if (live) useOutbox(em, new Outbox(live.bus, (effect) => afterCommit.push(effect), live.log));
+  const run = await em.transactional(async (tx) => {
     // Held for the run's transaction: one instance runs it at a time (§7.21).
     if (!(await tryTransactionLock(tx, ADVISORY_LOCKS.newEpisodes))) return idle(null);
 
@@ -203,6 +214,8 @@ export async function runNewEpisodeJob(orm: MikroORM, now: Date = new Date()): P
     cursor.position = now;
     return { ran: true, processed: rows.length, changed, notified, from, to: now };
   });
+  for (const effect of afterCommit) effect();
+  return run;
 }
 
 export interface NewEpisodeJob {
@@ -218,6 +231,7 @@ export interface NewEpisodeJob {
 export function startNewEpisodeJob(
   orm: MikroORM,
   log: Logger,
+  notifications?: NotificationBus,
   intervalMs: number = NEW_EPISODE_INTERVAL_MS,
 ): NewEpisodeJob {
   let stopped = false;
@@ -225,7 +239,7 @@ export function startNewEpisodeJob(
   let running: Promise<void> = Promise.resolve();
 
   const tick = (): void => {
-    running = runNewEpisodeJob(orm)
+    running = runNewEpisodeJob(orm, new Date(), notifications && { bus: notifications, log })
       .then((run) => {
         if (run.changed > 0) log.info({ newEpisodes: run }, 'new episodes processed');
       })

@@ -1,5 +1,17 @@
 import { Reference } from '@mikro-orm/core';
-import { Arg, Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  Authorized,
+  Ctx,
+  FieldResolver,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+  Subscription,
+  type SubscribeResolverData,
+} from 'type-graphql';
 import { User } from '../accounts/user.entity';
 import { PageArgs } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
@@ -7,6 +19,20 @@ import { Notification } from './notification.entity';
 import { countUnseen, listNotifications, markNotificationSeen } from './notifications.service';
 import { NotificationCount, NotificationPage } from './notification.types';
 import { pathReference } from '../common/validation/uuid';
+import { AppError } from '../common/errors/app-error';
+import { requireScopes } from '../common/auth/session';
+import type { LiveConnection } from './live/notification-feed';
+
+/** The caller's user reference and live connection, for a subscription (scope read:notification). */
+async function subscriber({
+  context,
+}: SubscribeResolverData<unknown, object, RequestContext>): Promise<{ user: string; live: LiveConnection }> {
+  const viewer = await context.auth.required();
+  requireScopes(viewer, ['read:notification']);
+  // Over HTTP there is no connection to push to: subscriptions need the WebSocket at /graphql.
+  if (!context.live) throw new AppError('system:validation_error');
+  return { user: viewer.user.reference, live: context.live };
+}
 
 /**
  * The caller's notifications (semantics §3.9, §2 #22). `@Authorized()` authenticates
@@ -46,6 +72,35 @@ export class NotificationResolver {
     const viewer = await ctx.auth.required();
     // The REST path check, here after authentication as there (HTTP 400 either way).
     return markNotificationSeen(ctx.em, viewer, pathReference(reference, 'notification_reference'));
+  }
+
+  @Authorized()
+  @Subscription(() => Notification, {
+    description:
+      "The caller's notifications as they are created, in the shape of GET /notifications' list " +
+      '(scope read:notification; over the WebSocket at /graphql, graphql-ws protocol).',
+    subscribe: async (data: SubscribeResolverData<unknown, object, RequestContext>) => {
+      const { user, live } = await subscriber(data);
+      return live.feed.created(user, () => live.dropSlowConsumer());
+    },
+  })
+  notificationCreated(@Root() notification: Notification): Notification {
+    return notification;
+  }
+
+  @Authorized()
+  @Subscription(() => NotificationCount, {
+    name: 'notificationCount',
+    description:
+      "The caller's unseen count, as GET /notifications/count: once on subscribing, then after every change " +
+      '(scope read:notification; over the WebSocket at /graphql, graphql-ws protocol).',
+    subscribe: async (data: SubscribeResolverData<unknown, object, RequestContext>) => {
+      const { user, live } = await subscriber(data);
+      return live.feed.counts(user, () => live.dropSlowConsumer());
+    },
+  })
+  liveNotificationCount(@Root() count: NotificationCount): NotificationCount {
+    return count;
   }
 
   @FieldResolver(() => User, {

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import { AppError } from '../common/errors/app-error';
 import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
+import { outboxOf } from '../db/entity-manager';
 import { Notification } from './notification.entity';
 
 /** GET /notifications: the caller's notifications, `created` desc then reference desc (semantics §3.9). */
@@ -56,6 +57,8 @@ export function markNotificationSeen(
       [new Date(), viewer.user.reference, target.reference],
     );
     await tx.refresh(target, { populate: ['initiator_user'] });
+    // The unseen count changed: live subscriptions recount once this commits.
+    outboxOf(tx)?.add({ user: viewer.user.reference });
     return target;
   });
 }

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity';
 import type { NotificationType } from '../common/enums';
 import { imageUrl } from '../common/scalars';
+import { outboxOf } from '../db/entity-manager';
 import { Notification } from './notification.entity';
 
 /** The anti-spam window of votes and follows (semantics §4). */
@@ -147,7 +148,20 @@ export async function notifyAll(
       }),
     );
   }
+  announceCreated(em, created);
   return created;
+}
+
+/** Announces new notifications to their recipients' live subscriptions, once the work commits. */
+function announceCreated(em: EntityManager, created: readonly Notification[]): void {
+  const outbox = outboxOf(em);
+  if (!outbox) return;
+  const byUser = new Map<string, string[]>();
+  for (const notification of created) {
+    const user = notification.user.reference;
+    byUser.set(user, [...(byUser.get(user) ?? []), notification.reference]);
+  }
+  for (const [user, references] of byUser) outbox.add({ user, created: references });
 }
 
 /**

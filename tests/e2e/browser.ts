@@ -50,6 +50,7 @@ export interface BrowserHarness {
 export function useBrowser(): BrowserHarness {
   const t = useTestApp();
   let server: Server;
+  let detachSubscriptions: (() => Promise<void>) | undefined;
   let browser: Browser;
   const harness: BrowserHarness = {
     t,
@@ -75,6 +76,7 @@ export function useBrowser(): BrowserHarness {
       const listening = t.app.listen(0, '127.0.0.1', () => resolve(listening));
     });
     harness.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    detachSubscriptions = t.attach(server);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -90,6 +92,7 @@ export function useBrowser(): BrowserHarness {
 
   afterAll(async () => {
     await browser?.close();
+    await detachSubscriptions?.();
     await new Promise((resolve) => server?.close(resolve));
   });
 

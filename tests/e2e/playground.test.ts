@@ -1,4 +1,5 @@
-import { buildManga } from '../factories';
+import { buildManga, buildToken, buildUser } from '../factories';
+import { rest } from '../setup/clients';
 import { describeInChromium, useBrowser } from './browser';
 
 describeInChromium('GraphQL playground', () => {
@@ -37,6 +38,46 @@ describeInChromium('GraphQL playground', () => {
       await docs.getByText('mangaList', { exact: true }).first().waitFor({ timeout: 20000 });
       await page.screenshot({ path: browser.screenshotPath('playground.png'), fullPage: true });
       // Every asset came from this service (no CDN).
+      expect(offsite).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60000);
+
+  it('runs a subscription over the WebSocket, with the token from the Headers tab, and shows its events', async () => {
+    const followed = await buildUser(t.orm);
+    const token = await buildToken(t.orm, followed);
+    const followerToken = await buildToken(t.orm, await buildUser(t.orm));
+    const { page, offsite } = await browser.openPage({ width: 1400, height: 900 });
+    try {
+      const sockets: string[] = [];
+      page.on('websocket', (socket) => sockets.push(socket.url()));
+      await page.goto(`${browser.baseUrl}/graphql`);
+      const editor = page.locator('.graphiql-query-editor .CodeMirror');
+      await editor.waitFor({ timeout: 20000 });
+
+      await page.getByRole('button', { name: 'Headers' }).click();
+      await page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror').click();
+      await page.keyboard.insertText(`{"auth": "${token}"}`);
+
+      await editor.click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.insertText('subscription {\n  notificationCount {\n    unseen\n  }\n}\n');
+      // GraphiQL tells a subscription (for the WebSocket) from the editor's parsed document,
+      // which follows the text after a short delay.
+      await page.waitForTimeout(1000);
+      await page.locator('.graphiql-execute-button').click();
+      await page.locator('.graphiql-response', { hasText: '"unseen": 0' }).waitFor({ timeout: 20000 });
+      expect(sockets).toEqual([`${browser.baseUrl.replace(/^http/, 'ws')}/graphql`]);
+
+      // A write elsewhere: the open subscription shows the new count.
+      const follow = await rest(t.app, 'PUT', `/follow/${followed.username}`, undefined, {
+        token: followerToken,
+      });
+      expect(follow.status).toBe(200);
+      await page.locator('.graphiql-response', { hasText: '"unseen": 1' }).waitFor({ timeout: 20000 });
+      await page.screenshot({ path: browser.screenshotPath('playground-subscription.png'), fullPage: true });
       expect(offsite).toEqual([]);
     } finally {
       await page.close();

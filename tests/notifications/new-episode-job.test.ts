@@ -14,6 +14,7 @@ import {
 import { JobCursor, Notification } from '../../src/notifications/notification.entity';
 import { buildAnime, buildUser, buildWatchEntry } from '../factories';
 import { openTestOrm } from '../setup/db';
+import { startLiveNotifications } from '../../src/notifications/live/notification-feed';
 import { useTestApp } from '../setup/harness';
 
 /** The new-episode job (semantics §4 "New episodes", §7.21). */
@@ -415,7 +416,7 @@ describe('one instance at a time (advisory lock)', () => {
 describe('startNewEpisodeJob', () => {
   it('starts the cursor at once, runs on its interval and stops cleanly', async () => {
     const log = pino({ level: 'silent' });
-    const job = startNewEpisodeJob(t.orm, log, 50);
+    const job = startNewEpisodeJob(t.orm, log, undefined, 50);
     try {
       await waitFor(async () => (await cursor()) !== undefined);
       const anime = await buildAnime(t.orm, { status: 'ongoing', episodes_total: 12 });
@@ -436,3 +437,23 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 5000): Promise
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+describe('live subscriptions', () => {
+  it('hear of the notifications a run created, once the run committed', async () => {
+    const log = pino({ level: 'silent' });
+    const listener = await startLiveNotifications(t.orm, undefined, log);
+    try {
+      const anime = await buildAnime(t.orm, { status: 'ongoing', episodes_total: 12, episodes_released: 1 });
+      const user = await watcher(anime, 'watching');
+      await started();
+      await airing(anime, 2, at(1));
+      const received = listener.feed.created(user.reference, () => undefined);
+      await runNewEpisodeJob(t.orm, at(5), { bus: listener.bus, log });
+      const next = await received.next();
+      expect(next.value).toMatchObject({ notification_type: 'schedule_anime', seen: false });
+      await received.return?.();
+    } finally {
+      await listener.feed.close();
+    }
+  });
+});

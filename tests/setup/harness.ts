@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Express } from 'express';
 import { buildApp } from '../../src/app';
@@ -13,6 +14,8 @@ export interface TestApp {
   queries: QueryCounter;
   /** Empties every table. */
   reset(): Promise<void>;
+  /** Serves GraphQL subscriptions on a server listening with `app`; returns how to stop. */
+  attach(server: Server): () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -21,12 +24,13 @@ export async function startTestApp(routes?: readonly RestRoute[]): Promise<TestA
   const queries = new QueryCounter();
   const orm = await openTestOrm(queries);
   const config = loadConfig();
-  const { app, stop } = await buildApp({ orm, config, log: createLogger(config), routes });
+  const { app, stop, attach } = await buildApp({ orm, config, log: createLogger(config), routes });
   return {
     orm,
     app,
     queries,
     reset: () => resetDatabase(orm),
+    attach,
     close: async () => {
       await stop();
       await orm.close();

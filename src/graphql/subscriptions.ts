@@ -1,0 +1,257 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import {
+  type ExecutionArgs,
+  GraphQLError,
+  type GraphQLSchema,
+  getOperationAST,
+  parse,
+  specifiedRules,
+  validate,
+} from 'graphql';
+import type { Context } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import type { Logger } from 'pino';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { AccountServices } from '../accounts/account-services';
+import { AuthSession, requireScopes } from '../common/auth/session';
+import { AppError, languageOf } from '../common/errors/app-error';
+import { formatGraphQLError } from '../common/errors/render';
+import type { SubscriptionLimits } from '../config';
+import { RequestContext } from '../context';
+import type { NotificationFeed } from '../notifications/live/notification-feed';
+import { depthAndAliasRule, type GraphQLLimits, queryLimitErrorOf } from './limits';
+
+/** WebSocket close codes of this service (4400-4499: the client's side, as HTTP's 4xx). */
+export const CLOSE_CODES = {
+  /** No token in `connection_init`'s `auth`, an invalid one, or one that stopped being valid. */
+  unauthorized: 4401,
+  /** A third-party token without the notification scope. */
+  forbidden: 4403,
+  /** No subscription running for `SUBSCRIPTION_IDLE_SECONDS`. */
+  idle: 4408,
+  /** More connections for this user than `SUBSCRIPTION_MAX_PER_USER`. */
+  tooManyConnections: 4429,
+  /** The client read its events too slowly (the server does not buffer without bound). */
+  slowConsumer: 1013,
+} as const;
+
+/** RFC 6455: the server is going away. */
+const GOING_AWAY = 1001;
+
+/** Dead peers: a ping every this many ms, and a connection without its pong is dropped. */
+const KEEP_ALIVE_MS = 12_000;
+
+interface Connection {
+  user: string;
+  token: string;
+  tokenCheck?: NodeJS.Timeout;
+  idle?: NodeJS.Timeout;
+  running: number;
+}
+
+interface Extra {
+  socket: WebSocket;
+  request: IncomingMessage;
+  connection?: Connection;
+}
+
+export interface SubscriptionServerDependencies {
+  schema: GraphQLSchema;
+  orm: MikroORM;
+  accounts: AccountServices;
+  log: Logger;
+  feed: NotificationFeed;
+  limits: SubscriptionLimits;
+  graphqlLimits: GraphQLLimits;
+}
+
+/**
+ * GraphQL subscriptions over the graphql-ws protocol on the HTTP server's `/graphql`
+ * (a WebSocket upgrade): the token comes in `connection_init`'s payload as `auth`, is
+ * checked then (4401 when missing or invalid, 4403 without the notification scope) and
+ * again every `tokenCheckSeconds`; only subscription operations run here (queries and
+ * mutations go over HTTP, with their transactions). Limits: connections in all and per
+ * user, message size, idle time, and slow consumers are dropped.
+ */
+export function attachSubscriptions(
+  server: Server,
+  deps: SubscriptionServerDependencies,
+): () => Promise<void> {
+  const { schema, orm, accounts, log, feed, limits } = deps;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
+  const perUser = new Map<string, number>();
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/graphql') {
+      refuseUpgrade(socket, 404, 'Not Found');
+    } else if (wss.clients.size >= limits.maxConnections) {
+      refuseUpgrade(socket, 503, 'Service Unavailable');
+    } else {
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    }
+  };
+  server.on('upgrade', onUpgrade);
+
+  const close = (ctx: Context<Record<string, unknown> | undefined, Extra>, code: number, reason: string) =>
+    ctx.extra.socket.close(code, reason);
+
+  /** The caller of `token`, or the close code and reason (the error code) that refuse it. */
+  const authenticate = async (token: unknown): Promise<{ user: string } | { refused: [number, string] }> => {
+    if (typeof token !== 'string' || token === '')
+      return { refused: [CLOSE_CODES.unauthorized, 'auth:missing_token'] };
+    try {
+      const viewer = await new AuthSession(() => orm.em.fork(), token).required();
+      try {
+        requireScopes(viewer, ['read:notification']);
+      } catch {
+        return { refused: [CLOSE_CODES.forbidden, 'permission:denied'] };
+      }
+      return { user: viewer.user.reference };
+    } catch (error) {
+      if (error instanceof AppError) return { refused: [CLOSE_CODES.unauthorized, error.code] };
+      throw error;
+    }
+  };
+
+  const idleAfter = (ctx: Context<Record<string, unknown> | undefined, Extra>, connection: Connection) => {
+    clearTimeout(connection.idle);
+    connection.idle = setTimeout(() => close(ctx, CLOSE_CODES.idle, 'idle'), limits.idleSeconds * 1000);
+    connection.idle.unref();
+  };
+
+  const disposable = useServer<Record<string, unknown> | undefined, Partial<Extra>>(
+    {
+      schema,
+      connectionInitWaitTimeout: 10_000,
+      onConnect: async (ctx) => {
+        const extra = ctx.extra as Extra;
+        const result = await authenticate(ctx.connectionParams?.auth);
+        if ('refused' in result) {
+          close(ctx as Context<Record<string, unknown> | undefined, Extra>, ...result.refused);
+          return false;
+        }
+        const count = perUser.get(result.user) ?? 0;
+        if (count >= limits.maxPerUser) {
+          extra.socket.close(CLOSE_CODES.tooManyConnections, 'too many connections');
+          return false;
+        }
+        perUser.set(result.user, count + 1);
+        const connection: Connection = {
+          user: result.user,
+          token: String(ctx.connectionParams?.auth),
+          running: 0,
+        };
+        extra.connection = connection;
+        connection.tokenCheck = setInterval(() => {
+          authenticate(connection.token)
+            .then((again) => {
+              if ('refused' in again) extra.socket.close(CLOSE_CODES.unauthorized, 'token no longer valid');
+            })
+            .catch((error: unknown) => log.warn({ err: error }, 'subscriptions: token check failed'));
+        }, limits.tokenCheckSeconds * 1000);
+        connection.tokenCheck.unref();
+        idleAfter(ctx as Context<Record<string, unknown> | undefined, Extra>, connection);
+        return true;
+      },
+      onSubscribe: (ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] => {
+        const extra = ctx.extra as Extra;
+        let document;
+        try {
+          document = parse(payload.query, { maxTokens: deps.graphqlLimits.maxTokens });
+        } catch (error) {
+          return [asGraphQLError(error)];
+        }
+        const errors = validate(schema, document, [...specifiedRules, depthAndAliasRule(deps.graphqlLimits)]);
+        if (errors.length > 0) return errors.map(asGraphQLError);
+        const operation = getOperationAST(document, payload.operationName);
+        if (operation?.operation !== 'subscription') {
+          return [
+            new GraphQLError(
+              'Only subscriptions run over the WebSocket; send queries and mutations over HTTP',
+              {
+                extensions: { code: 'system:validation_error', http: { status: 400 } },
+              },
+            ),
+          ];
+        }
+        const connection = extra.connection!;
+        connection.running += 1;
+        clearTimeout(connection.idle);
+        const language = languageOf(extra.request.headers['accept-language']);
+        const contextValue = new RequestContext(
+          orm.em,
+          `ws-${connection.user}`,
+          language,
+          log,
+          connection.token,
+          accounts,
+          undefined,
+          undefined,
+          { feed, dropSlowConsumer: () => extra.socket.close(CLOSE_CODES.slowConsumer, 'slow consumer') },
+        );
+        return {
+          schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue,
+        };
+      },
+      onComplete: (ctx) => {
+        const connection = (ctx.extra as Extra).connection;
+        if (!connection) return;
+        connection.running -= 1;
+        if (connection.running === 0)
+          idleAfter(ctx as Context<Record<string, unknown> | undefined, Extra>, connection);
+      },
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formattedError(error)),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((error) => formattedError(error)) } : result,
+      onClose: (ctx) => {
+        const connection = (ctx.extra as Extra).connection;
+        if (!connection) return;
+        clearInterval(connection.tokenCheck);
+        clearTimeout(connection.idle);
+        const count = (perUser.get(connection.user) ?? 1) - 1;
+        if (count > 0) perUser.set(connection.user, count);
+        else perUser.delete(connection.user);
+      },
+    },
+    wss,
+    KEEP_ALIVE_MS,
+  );
+
+  return async () => {
+    server.off('upgrade', onUpgrade);
+    for (const client of wss.clients) client.close(GOING_AWAY, 'server shutting down');
+    await disposable.dispose();
+  };
+}
+
+function refuseUpgrade(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+/** A parse or validation failure with the limit's code where a limit refused it. */
+function asGraphQLError(error: unknown): GraphQLError {
+  const limit = queryLimitErrorOf(error);
+  if (limit)
+    return new GraphQLError(limit.message_in('en'), {
+      extensions: { code: limit.code },
+      originalError: limit,
+    });
+  if (error instanceof GraphQLError) return error;
+  return new GraphQLError(String(error));
+}
+
+/** An error as `/graphql` formats it: the catalog `code` in `extensions`. */
+function formattedError(error: GraphQLError): GraphQLError {
+  const formatted = formatGraphQLError(error.toJSON(), error);
+  return new GraphQLError(formatted.message, {
+    path: formatted.path,
+    extensions: formatted.extensions,
+    originalError: error.originalError ?? undefined,
+  });
+}

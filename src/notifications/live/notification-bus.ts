@@ -1,0 +1,166 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+/**
+ * What changed for one user, announced once the change committed: notifications were
+ * created (`created`, their references), or only the unseen count may have changed.
+ */
+export interface NotificationEvent {
+  user: string;
+  created?: string[];
+}
+
+/**
+ * Carries notification events between the instances of the service: each event
+ * published by one instance reaches the listener of every instance, its own included.
+ */
+export interface NotificationBus {
+  publish(events: readonly NotificationEvent[]): Promise<void>;
+  /** Starts delivering events to `listener` (one per bus). */
+  listen(listener: (event: NotificationEvent) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'catalog_notifications';
+/** PostgreSQL's NOTIFY payloads end below 8000 bytes; a reference takes 39 in a list. */
+const REFERENCES_PER_MESSAGE = 150;
+const RECONNECT_MS = 1_000;
+
+/** Events of many references as several messages, each small enough for NOTIFY. */
+function messagesOf(events: readonly NotificationEvent[]): string[] {
+  return events.flatMap(({ user, created }) => {
+    if (!created) return [JSON.stringify({ user })];
+    const messages: string[] = [];
+    for (let start = 0; start < created.length; start += REFERENCES_PER_MESSAGE) {
+      messages.push(JSON.stringify({ user, created: created.slice(start, start + REFERENCES_PER_MESSAGE) }));
+    }
+    return messages;
+  });
+}
+
+function eventOf(message: string): NotificationEvent | undefined {
+  try {
+    const value = JSON.parse(message) as { user?: unknown; created?: unknown };
+    if (typeof value.user !== 'string') return undefined;
+    const created = Array.isArray(value.created)
+      ? value.created.filter((r) => typeof r === 'string')
+      : undefined;
+    return created ? { user: value.user, created } : { user: value.user };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * PostgreSQL's LISTEN/NOTIFY on the service's own database: no other server needed.
+ * Each instance holds one connection that listens, and opens it again when it breaks.
+ */
+export class PostgresNotificationBus implements NotificationBus {
+  private listener: pg.Client | undefined;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly orm: MikroORM,
+    /** The database to listen on (the primary: replicas do not relay NOTIFY). */
+    private readonly databaseUrl: string,
+    private readonly log: Logger,
+  ) {}
+
+  async publish(events: readonly NotificationEvent[]): Promise<void> {
+    const messages = messagesOf(events);
+    if (messages.length === 0) return;
+    await this.orm.em
+      .getConnection()
+      .getKnex()
+      .raw('select pg_notify(?, message) from unnest(?::text[]) as message', [CHANNEL, messages]);
+  }
+
+  async listen(deliver: (event: NotificationEvent) => void): Promise<void> {
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    client.on('notification', ({ payload }) => {
+      const event = payload === undefined ? undefined : eventOf(payload);
+      if (event) deliver(event);
+    });
+    client.on('error', (error) => {
+      this.log.warn({ err: error }, 'notification bus: the listening connection failed');
+      void client.end().catch(() => undefined);
+      if (this.listener === client) this.reconnect(deliver);
+    });
+    this.listener = client;
+    await client.connect();
+    await client.query(`listen ${CHANNEL}`);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    const client = this.listener;
+    this.listener = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private reconnect(deliver: (event: NotificationEvent) => void): void {
+    this.listener = undefined;
+    if (this.closed) return;
+    this.retry = setTimeout(() => {
+      this.listen(deliver).catch((error: unknown) => {
+        this.log.warn({ err: error }, 'notification bus: cannot listen yet');
+        this.reconnect(deliver);
+      });
+    }, RECONNECT_MS);
+    this.retry.unref();
+  }
+}
+
+/**
+ * Redis pub/sub (`REDIS_URL`): instances share the Redis they already use for rate
+ * limits, and hold no listening connection on the database.
+ */
+export class RedisNotificationBus implements NotificationBus {
+  private readonly publisher: Redis;
+  private subscriber: Redis | undefined;
+
+  constructor(
+    private readonly redisUrl: string,
+    private readonly log: Logger,
+  ) {
+    this.publisher = this.connect('publish');
+  }
+
+  async publish(events: readonly NotificationEvent[]): Promise<void> {
+    for (const message of messagesOf(events)) await this.publisher.publish(CHANNEL, message);
+  }
+
+  async listen(deliver: (event: NotificationEvent) => void): Promise<void> {
+    const subscriber = this.connect('subscribe');
+    this.subscriber = subscriber;
+    subscriber.on('message', (_channel: string, message: string) => {
+      const event = eventOf(message);
+      if (event) deliver(event);
+    });
+    // Waits for Redis (its errors are logged meanwhile); ioredis subscribes again by
+    // itself after a reconnection.
+    await subscriber.subscribe(CHANNEL);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      [this.publisher, this.subscriber].map((redis) => redis?.quit().catch(() => redis.disconnect())),
+    );
+  }
+
+  private connect(role: 'publish' | 'subscribe'): Redis {
+    const redis = new Redis(this.redisUrl, {
+      // A publication fails soon (the write stays committed); the subscription waits for Redis.
+      maxRetriesPerRequest: role === 'publish' ? 1 : null,
+      connectTimeout: 2000,
+    });
+    redis.on('error', (error: Error) =>
+      this.log.warn({ err: error }, `notification bus: Redis ${role} error`),
+    );
+    return redis;
+  }
+}

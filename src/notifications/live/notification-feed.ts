@@ -1,0 +1,206 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { Notification } from '../notification.entity';
+import { NotificationCount } from '../notification.types';
+import {
+  type NotificationBus,
+  type NotificationEvent,
+  PostgresNotificationBus,
+  RedisNotificationBus,
+} from './notification-bus';
+
+/** A subscription's WebSocket connection, as its resolvers see it. */
+export interface LiveConnection {
+  feed: NotificationFeed;
+  /** Closes the connection of a consumer too slow to keep up. */
+  dropSlowConsumer(): void;
+}
+
+/** Events a subscriber may have waiting; a consumer that falls further behind is dropped. */
+const MAX_PENDING = 100;
+
+/**
+ * One live subscription's values, as the async iterator graphql-ws reads. Values wait
+ * in a bounded queue; when it overflows the subscription ends and `onOverflow` runs (the
+ * connection is closed) rather than buffering without bound.
+ */
+class Subscriber<T> implements AsyncIterableIterator<T> {
+  private readonly pending: T[] = [];
+  private waiting: ((result: IteratorResult<T>) => void) | undefined;
+  private done = false;
+
+  constructor(
+    private readonly onEnd: () => void,
+    private readonly onOverflow: () => void,
+  ) {}
+
+  push(value: T): void {
+    if (this.done) return;
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = undefined;
+      resolve({ value, done: false });
+    } else if (this.pending.length >= MAX_PENDING) {
+      void this.return();
+      this.onOverflow();
+    } else {
+      this.pending.push(value);
+    }
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.pending.length > 0) return Promise.resolve({ value: this.pending.shift() as T, done: false });
+    if (this.done) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+    });
+  }
+
+  return(): Promise<IteratorResult<T>> {
+    if (!this.done) {
+      this.done = true;
+      this.pending.length = 0;
+      this.waiting?.({ value: undefined, done: true });
+      this.waiting = undefined;
+      this.onEnd();
+    }
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
+
+interface UserSubscribers {
+  created: Set<Subscriber<Notification>>;
+  counts: Set<Subscriber<NotificationCount>>;
+  /** The user's deliveries, one after another, so that they arrive in order. */
+  delivering: Promise<void>;
+}
+
+/**
+ * This instance's live notification subscriptions, fed by the bus: each event is read
+ * from the database once per instance (the notifications with their initiators, or
+ * the unseen count) and handed to that user's subscribers here.
+ */
+export class NotificationFeed {
+  private readonly users = new Map<string, UserSubscribers>();
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly bus: NotificationBus,
+    private readonly log: Logger,
+  ) {}
+
+  start(): Promise<void> {
+    return this.bus.listen((event) => this.receive(event));
+  }
+
+  close(): Promise<void> {
+    return this.bus.close();
+  }
+
+  /** The user's notifications as they are created. */
+  created(user: string, onOverflow: () => void): AsyncIterableIterator<Notification> {
+    const { created } = this.subscribersOf(user);
+    const subscriber = new Subscriber<Notification>(() => this.forget(user, created, subscriber), onOverflow);
+    created.add(subscriber);
+    return subscriber;
+  }
+
+  /** The user's unseen count: now, then after every change. */
+  counts(user: string, onOverflow: () => void): AsyncIterableIterator<NotificationCount> {
+    const entry = this.subscribersOf(user);
+    const subscriber = new Subscriber<NotificationCount>(
+      () => this.forget(user, entry.counts, subscriber),
+      onOverflow,
+    );
+    entry.counts.add(subscriber);
+    // In line with the user's deliveries, so that a change never arrives before the count it changed.
+    entry.delivering = entry.delivering.then(async () => {
+      const count = await this.countFor(user);
+      if (count) subscriber.push(count);
+    });
+    return subscriber;
+  }
+
+  private receive(event: NotificationEvent): void {
+    const entry = this.users.get(event.user);
+    if (!entry) return;
+    entry.delivering = entry.delivering.then(() => this.deliver(event, entry));
+  }
+
+  private async deliver(event: NotificationEvent, entry: UserSubscribers): Promise<void> {
+    if (event.created && entry.created.size > 0) {
+      const notifications = await this.read(() =>
+        this.orm.em
+          .fork()
+          .find(
+            Notification,
+            { reference: { $in: event.created }, user: event.user },
+            { populate: ['initiator_user'], orderBy: { created: 'asc', reference: 'asc' } },
+          ),
+      );
+      for (const notification of notifications ?? []) {
+        for (const subscriber of entry.created) subscriber.push(notification);
+      }
+    }
+    if (entry.counts.size > 0) {
+      const count = await this.countFor(event.user);
+      if (count) for (const subscriber of entry.counts) subscriber.push(count);
+    }
+  }
+
+  private async countFor(user: string): Promise<NotificationCount | undefined> {
+    const count = await this.read(() => this.orm.em.fork().count(Notification, { user, seen: false }));
+    return count === undefined ? undefined : new NotificationCount(count);
+  }
+
+  /** A failed read skips one delivery; the next event brings the state again. */
+  private async read<T>(load: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await load();
+    } catch (error) {
+      this.log.warn({ err: error }, 'live notifications: a delivery could not be read');
+      return undefined;
+    }
+  }
+
+  private subscribersOf(user: string): UserSubscribers {
+    let entry = this.users.get(user);
+    if (!entry) {
+      entry = { created: new Set(), counts: new Set(), delivering: Promise.resolve() };
+      this.users.set(user, entry);
+    }
+    return entry;
+  }
+
+  private forget<T>(user: string, set: Set<Subscriber<T>>, subscriber: Subscriber<T>): void {
+    set.delete(subscriber);
+    const entry = this.users.get(user);
+    if (entry && entry.created.size === 0 && entry.counts.size === 0) this.users.delete(user);
+  }
+}
+
+/**
+ * The instance's live notifications: the bus (Redis pub/sub with `REDIS_URL`, else
+ * PostgreSQL's LISTEN/NOTIFY on the primary) and the feed that serves its subscriptions.
+ */
+export async function startLiveNotifications(
+  orm: MikroORM,
+  redisUrl: string | undefined,
+  log: Logger,
+): Promise<{ bus: NotificationBus; feed: NotificationFeed }> {
+  const bus = redisUrl
+    ? new RedisNotificationBus(redisUrl, log)
+    : new PostgresNotificationBus(orm, orm.config.get('clientUrl') as string, log);
+  const feed = new NotificationFeed(orm, bus, log);
+  try {
+    await feed.start();
+  } catch (error) {
+    await bus.close();
+    throw error;
+  }
+  return { bus, feed };
+}

@@ -1,0 +1,383 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Express } from 'express';
+import { type Client, createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import type { User } from '../../src/accounts/user.entity';
+import { buildApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { RequestContext } from '../../src/context';
+import { createFollow } from '../../src/follows/follow.service';
+import { createLogger } from '../../src/logger';
+import { startLiveNotifications } from '../../src/notifications/live/notification-feed';
+import { NotificationFields } from '../../src/notifications/notification.fragments';
+import { documentOf } from '../../src/rest/fragments';
+import { buildThirdPartyToken, buildToken, buildUser } from '../factories';
+import { gql, rest } from '../setup/clients';
+import { openTestOrm, resetDatabase } from '../setup/db';
+
+/**
+ * Live notifications between two instances of the service on one database, each with
+ * its own pool, bus connection and WebSocket server, through real graphql-ws clients:
+ * once over PostgreSQL's LISTEN/NOTIFY, once over Redis pub/sub.
+ */
+jest.setTimeout(60_000);
+
+interface Instance {
+  orm: MikroORM;
+  app: Express;
+  built: Awaited<ReturnType<typeof buildApp>>;
+  url: string;
+  close(): Promise<void>;
+}
+
+async function startInstance(env: Record<string, string> = {}): Promise<Instance> {
+  const orm = await openTestOrm();
+  const config = loadConfig({
+    ...process.env,
+    RATE_LIMIT: 'off',
+    LOG_LEVEL: 'silent',
+    SUBSCRIPTION_TOKEN_CHECK_SECONDS: '1',
+    ...env,
+  });
+  const built = await buildApp({ orm, config, log: createLogger(config) });
+  const server: Server = createServer(built.app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const detach = built.attach(server);
+  const { port } = server.address() as AddressInfo;
+  return {
+    orm,
+    app: built.app,
+    built,
+    url: `ws://127.0.0.1:${port}/graphql`,
+    close: async () => {
+      await detach();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await built.stop();
+      await orm.close();
+    },
+  };
+}
+
+const created = documentOf(
+  'subscription { notificationCreated { ...NotificationFields } }',
+  NotificationFields,
+);
+const counts = 'subscription { notificationCount { unseen } }';
+
+interface Live {
+  client: Client;
+  /** The next value, or `'nothing'` when none comes within `ms`. */
+  next(ms?: number): Promise<unknown>;
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+const opened: Client[] = [];
+
+/** A graphql-ws client of `url` with `token`, subscribed to `query` at once. */
+function live(url: string, token: string | undefined, query: string): Live {
+  let closedWith: (event: { code: number; reason: string }) => void = () => undefined;
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => (closedWith = resolve));
+  const client = createClient({
+    url,
+    webSocketImpl: WebSocket,
+    connectionParams: token === undefined ? {} : { auth: token },
+    retryAttempts: 0,
+    lazy: false,
+    // Closes are asserted through `closed`; the client would print each to the console.
+    onNonLazyError: () => undefined,
+    on: { closed: (event) => closedWith(event as { code: number; reason: string }) },
+  });
+  opened.push(client);
+  const results = client.iterate({ query });
+  // A value not taken before a timeout is the next call's.
+  let pending: ReturnType<typeof results.next> | undefined;
+  return {
+    client,
+    closed,
+    next: async (ms = 1_000) => {
+      pending ??= results.next();
+      const timeout = new Promise<'nothing'>((resolve) => setTimeout(() => resolve('nothing'), ms).unref());
+      const result = await Promise.race([pending, timeout]);
+      if (result === 'nothing') return result;
+      pending = undefined;
+      return result.done ? 'done' : result.value;
+    },
+  };
+}
+
+/** Waits until the subscription is running on the server (the count subscription answers at once). */
+async function connected(url: string, token: string): Promise<void> {
+  const probe = live(url, token, counts);
+  await probe.next(5_000);
+  await probe.client.dispose();
+}
+
+describe.each([
+  ['PostgreSQL LISTEN/NOTIFY', {}],
+  ['Redis pub/sub', { REDIS_URL: 'redis://127.0.0.1:6379/3' }],
+])('live notifications across two instances, over %s', (_name, env) => {
+  let a: Instance;
+  let b: Instance;
+  let follower: User;
+  let followed: User;
+  let followerToken: string;
+  let followedToken: string;
+
+  beforeAll(async () => {
+    a = await startInstance(env);
+    b = await startInstance(env);
+  });
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  beforeEach(async () => {
+    await resetDatabase(a.orm);
+    follower = await buildUser(a.orm);
+    followed = await buildUser(a.orm);
+    followerToken = await buildToken(a.orm, follower);
+    followedToken = await buildToken(a.orm, followed);
+  });
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((client) => client.dispose()));
+  });
+
+  it("delivers a write on instance A to the subscriber on instance B within 1 s, in #22's feed shape", async () => {
+    const subscription = live(b.url, followedToken, created);
+    await connected(b.url, followedToken);
+    const started = Date.now();
+    const follow = await rest(a.app, 'PUT', `/follow/${followed.username}`, undefined, {
+      token: followerToken,
+    });
+    expect(follow.status).toBe(200);
+
+    const received = (await subscription.next()) as { data: { notificationCreated: unknown } };
+    expect(Date.now() - started).toBeLessThan(1_000);
+    const feed = await rest(b.app, 'GET', '/notifications', undefined, { token: followedToken });
+    expect(feed.body.list).toHaveLength(1);
+    expect(received).toEqual({ data: { notificationCreated: feed.body.list[0] } });
+    expect(feed.body.list[0]).toMatchObject({ notification_type: 'follow', seen: false });
+  });
+
+  it('sends the unseen count on subscribing and after every change', async () => {
+    const subscription = live(b.url, followedToken, counts);
+    expect(await subscription.next()).toEqual({ data: { notificationCount: { unseen: 0 } } });
+    await rest(a.app, 'PUT', `/follow/${followed.username}`, undefined, { token: followerToken });
+    expect(await subscription.next()).toEqual({ data: { notificationCount: { unseen: 1 } } });
+
+    const [{ reference }] = (await rest(a.app, 'GET', '/notifications', undefined, { token: followedToken }))
+      .body.list;
+    const seen = await rest(a.app, 'POST', `/notifications/${reference}/seen`, undefined, {
+      token: followedToken,
+    });
+    expect(seen.status).toBe(200);
+    expect(await subscription.next()).toEqual({ data: { notificationCount: { unseen: 0 } } });
+  });
+
+  it('announces nothing for a write that rolled back, nor to another user', async () => {
+    const bystander = await buildUser(a.orm);
+    const bystanderLive = live(b.url, await buildToken(a.orm, bystander), created);
+    const subscription = live(b.url, followedToken, created);
+    await connected(b.url, followedToken);
+
+    // A request's transaction on instance A that creates the notification, then rolls back.
+    const ctx = new RequestContext(
+      a.orm.em,
+      'rolled-back',
+      'en',
+      createLogger(loadConfig({ LOG_LEVEL: 'silent' })),
+      undefined,
+      undefined as never,
+      undefined,
+      a.built.notifications,
+    );
+    await ctx.transaction.begin();
+    await createFollow(ctx.em, follower, followed);
+    await ctx.transaction.rollback();
+    expect(await subscription.next(1_500)).toBe('nothing');
+    expect(
+      (await rest(b.app, 'GET', '/notifications', undefined, { token: followedToken })).body.list,
+    ).toEqual([]);
+
+    // The same write committed arrives; the bystander still receives nothing.
+    const follow = await rest(a.app, 'PUT', `/follow/${followed.username}`, undefined, {
+      token: followerToken,
+    });
+    expect(follow.body).toEqual({ follow: true });
+    expect(await subscription.next()).toMatchObject({
+      data: { notificationCreated: { notification_type: 'follow' } },
+    });
+    expect(await bystanderLive.next(500)).toBe('nothing');
+  });
+});
+
+describe('connecting to live notifications', () => {
+  let instance: Instance;
+  let user: User;
+  let token: string;
+
+  beforeAll(async () => {
+    instance = await startInstance({
+      SUBSCRIPTION_MAX_PER_USER: '2',
+      SUBSCRIPTION_MAX_CONNECTIONS: '3',
+      SUBSCRIPTION_MAX_MESSAGE_BYTES: '2048',
+      SUBSCRIPTION_IDLE_SECONDS: '1',
+    });
+  });
+
+  afterAll(() => instance?.close());
+
+  beforeEach(async () => {
+    await resetDatabase(instance.orm);
+    user = await buildUser(instance.orm);
+    token = await buildToken(instance.orm, user);
+  });
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((client) => client.dispose()));
+  });
+
+  it('closes with 4401 without a token, or with an unknown one', async () => {
+    expect(await live(instance.url, undefined, counts).closed).toMatchObject({
+      code: 4401,
+      reason: 'auth:missing_token',
+    });
+    expect(await live(instance.url, 'not-a-token', counts).closed).toMatchObject({
+      code: 4401,
+      reason: 'auth:invalid_token',
+    });
+  });
+
+  it('closes with 4403 a third-party token without the notification scope', async () => {
+    const thirdParty = await buildThirdPartyToken(instance.orm, user, ['read:follow']);
+    expect(await live(instance.url, thirdParty, counts).closed).toMatchObject({ code: 4403 });
+    const allowed = live(
+      instance.url,
+      await buildThirdPartyToken(instance.orm, user, ['notification']),
+      counts,
+    );
+    expect(await allowed.next()).toEqual({ data: { notificationCount: { unseen: 0 } } });
+  });
+
+  it('closes the connection once its token is revoked', async () => {
+    const subscription = live(instance.url, token, counts);
+    expect(await subscription.next()).toEqual({ data: { notificationCount: { unseen: 0 } } });
+    const info = await rest(instance.app, 'GET', '/auth/token/info', undefined, { token });
+    const revoked = await rest(instance.app, 'DELETE', `/auth/token/${info.body.reference}`, undefined, {
+      token,
+    });
+    expect(revoked.status).toBe(200);
+    expect(await subscription.closed).toMatchObject({ code: 4401, reason: 'token no longer valid' });
+  });
+
+  it('refuses a connection beyond the per-user limit with 4429', async () => {
+    const first = live(instance.url, token, counts);
+    const second = live(instance.url, token, counts);
+    await first.next();
+    await second.next();
+    expect(await live(instance.url, token, counts).closed).toMatchObject({ code: 4429 });
+  });
+
+  it('closes a connection that runs no subscription for SUBSCRIPTION_IDLE_SECONDS with 4408', async () => {
+    let closedWith: (event: { code: number }) => void = () => undefined;
+    const closed = new Promise<{ code: number }>((resolve) => (closedWith = resolve));
+    const idle = createClient({
+      url: instance.url,
+      webSocketImpl: WebSocket,
+      connectionParams: { auth: token },
+      retryAttempts: 0,
+      lazy: false,
+      onNonLazyError: () => undefined,
+      on: { closed: (event) => closedWith(event as { code: number }) },
+    });
+    opened.push(idle);
+    expect(await closed).toMatchObject({ code: 4408 });
+  });
+
+  it('closes a connection whose message is larger than SUBSCRIPTION_MAX_MESSAGE_BYTES with 1009', async () => {
+    const socket = new WebSocket(instance.url, 'graphql-transport-ws');
+    await new Promise((resolve) => socket.once('open', resolve));
+    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+    // graphql-ws reports the socket's error on the console as well.
+    const console = jest.spyOn(global.console, 'error').mockImplementation(() => undefined);
+    try {
+      socket.send(
+        JSON.stringify({ type: 'connection_init', payload: { auth: token, padding: 'x'.repeat(4096) } }),
+      );
+      expect(await closed).toBe(1009);
+      expect(console).toHaveBeenCalledWith(
+        expect.any(String),
+        expect.objectContaining({ code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' }),
+      );
+    } finally {
+      console.mockRestore();
+    }
+  });
+
+  it('refuses the upgrade with 503 beyond SUBSCRIPTION_MAX_CONNECTIONS', async () => {
+    const sockets = [1, 2, 3].map(() => new WebSocket(instance.url, 'graphql-transport-ws'));
+    try {
+      await Promise.all(sockets.map((socket) => new Promise((resolve) => socket.once('open', resolve))));
+      const refused = new WebSocket(instance.url, 'graphql-transport-ws');
+      const status = await new Promise<number | undefined>((resolve) => {
+        refused.once('unexpected-response', (_request, response) => resolve(response.statusCode));
+        refused.once('open', () => resolve(undefined));
+      });
+      expect(status).toBe(503);
+    } finally {
+      for (const socket of sockets) socket.close();
+    }
+  });
+
+  it('refuses a subscription sent over HTTP, pointing to the WebSocket', async () => {
+    const res = await gql(instance.app, counts, {}, { token });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({
+        message: 'Subscriptions run over the WebSocket at /graphql (graphql-ws protocol), not over HTTP',
+        extensions: { code: 'system:validation_error', http: { status: 400 } },
+      }),
+    ]);
+  });
+
+  it('runs only subscriptions over the WebSocket', async () => {
+    const query = live(instance.url, token, '{ notificationCount { unseen } }');
+    await expect(query.next()).rejects.toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: 'system:validation_error' }) }),
+    ]);
+  });
+});
+
+describe('a subscriber that falls behind', () => {
+  it('is dropped instead of buffered without bound', async () => {
+    const orm = await openTestOrm();
+    const log = createLogger(loadConfig({ LOG_LEVEL: 'silent' }));
+    const { bus, feed } = await startLiveNotifications(orm, undefined, log);
+    try {
+      await resetDatabase(orm);
+      const user = await buildUser(orm);
+      let dropped = 0;
+      const counts = feed.counts(user.reference, () => (dropped += 1));
+      // More changes than a subscriber may have waiting, none of them read.
+      await bus.publish(
+        Array.from({ length: 120 }, () => ({ user: user.reference, created: [randomUUID()] })),
+      );
+      for (let waited = 0; dropped === 0 && waited < 5_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(dropped).toBe(1);
+      // What was waiting is gone with it.
+      expect(await counts.next()).toEqual({ value: undefined, done: true });
+    } finally {
+      await feed.close();
+      await orm.close();
+    }
+  });
+});
