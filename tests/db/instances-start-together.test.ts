@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { createClient } from 'graphql-ws';
 import pg from 'pg';
+import WebSocket from 'ws';
 import { ensureDatabase } from '../../src/db/database';
 import { migrationsList } from '../../src/db/migrations';
 import { adminUrl, databaseUrl, testDatabasePrefix } from '../setup/names';
@@ -51,6 +53,18 @@ async function stop({ child }: Instance): Promise<void> {
   const exited = new Promise((done) => child.once('exit', done));
   child.kill('SIGTERM');
   await exited;
+}
+
+/** A demo account's token, from `POST /auth/login` on `base`. */
+async function login(base: string, username: string): Promise<string> {
+  const res = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: 'demo-password' }),
+  });
+  const body = (await res.json()) as { secret?: string };
+  if (!body.secret) throw new Error(`cannot log in as ${username}: ${JSON.stringify(body)}`);
+  return body.secret;
 }
 
 /** How many lines of all the instances' logs carry `message`. */
@@ -108,6 +122,32 @@ describe('several instances started at once on an empty database', () => {
       );
       expect(answers[0]).toEqual(answers[1]);
       expect((answers[0] as { pagination: { total: number } }).pagination.total).toBeGreaterThan(0);
+
+      // A notification caused through one instance reaches a subscriber on the other.
+      const [a, b] = bases;
+      const followed = await login(b, 'demo_user');
+      const client = createClient({
+        url: `${b.replace(/^http/, 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { auth: followed },
+        retryAttempts: 0,
+      });
+      try {
+        const counts = client.iterate<{ notificationCount: { unseen: number } }>({
+          query: 'subscription { notificationCount { unseen } }',
+        });
+        const before = (await counts.next()).value?.data?.notificationCount.unseen ?? -1;
+        expect(before).toBeGreaterThanOrEqual(0);
+        const follower = await login(a, 'demo_moderator');
+        // The demo data may already have demo_moderator following demo_user.
+        await fetch(`${a}/follow/demo_user`, { method: 'DELETE', headers: { auth: follower } });
+        const follow = await fetch(`${a}/follow/demo_user`, { method: 'PUT', headers: { auth: follower } });
+        expect(follow.status).toBe(200);
+        const after = (await counts.next()).value?.data?.notificationCount.unseen;
+        expect(after).toBe(before + 1);
+      } finally {
+        await client.dispose();
+      }
     } finally {
       await Promise.all(instances.map(stop));
     }
