@@ -56,15 +56,22 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    // Stop accepting, let requests in flight finish, then release the pool and the database.
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    await detachSubscriptions();
-    await closed;
-    await stopApp();
-    await newEpisodes.stop();
-    await orm.close();
-    await database.stop();
+    try {
+      // Stop accepting, let requests in flight finish, let the job finish its run (it
+      // publishes through the app's bus), then release the pool and the database.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await detachSubscriptions();
+      await closed;
+      await newEpisodes.stop();
+      await stopApp();
+      await orm.close();
+      await database.stop();
+    } catch (error) {
+      log.error({ err: error }, 'shutdown failed');
+      await database.stop().catch(() => undefined);
+      process.exit(1);
+    }
     log.info('stopped');
     process.exit(0);
   };

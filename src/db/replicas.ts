@@ -40,6 +40,8 @@ export interface ReplicaStatus {
  */
 export class ReplicaConnection extends PostgreSqlConnection {
   private probe: NodeJS.Timeout | undefined;
+  private probing = false;
+  private closed = false;
 
   constructor(
     config: Configuration,
@@ -96,6 +98,7 @@ export class ReplicaConnection extends PostgreSqlConnection {
   }
 
   override async close(force?: boolean): Promise<void> {
+    this.closed = true;
     this.markUp();
     await super.close(force);
   }
@@ -110,8 +113,14 @@ export class ReplicaConnection extends PostgreSqlConnection {
   }
 
   private markDown(): void {
+    // Once closed, a late failure must not reopen the pool through a probe.
+    if (this.closed) return;
     this.probe ??= setInterval(() => {
-      void this.answers().then((answers) => answers && this.markUp());
+      if (this.probing) return;
+      this.probing = true;
+      void this.answers()
+        .then((answers) => answers && this.markUp())
+        .finally(() => (this.probing = false));
     }, PROBE_INTERVAL_MS).unref();
   }
 

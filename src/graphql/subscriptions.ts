@@ -84,7 +84,9 @@ export function attachSubscriptions(
   const perUser = new Map<string, number>();
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/graphql') {
+    // Node leaves an upgraded socket without an error listener: a peer's reset must not crash us.
+    socket.on('error', () => socket.destroy());
+    if ((request.url ?? '').split('?')[0] !== '/graphql') {
       refuseUpgrade(socket, 404, 'Not Found');
     } else if (wss.clients.size >= limits.maxConnections) {
       refuseUpgrade(socket, 503, 'Service Unavailable');
@@ -98,11 +100,14 @@ export function attachSubscriptions(
     ctx.extra.socket.close(code, reason);
 
   /** The caller of `token`, or the close code and reason (the error code) that refuse it. */
-  const authenticate = async (token: unknown): Promise<{ user: string } | { refused: [number, string] }> => {
+  const authenticate = async (
+    token: unknown,
+    options?: { recordUse: boolean },
+  ): Promise<{ user: string } | { refused: [number, string] }> => {
     if (typeof token !== 'string' || token === '')
       return { refused: [CLOSE_CODES.unauthorized, 'auth:missing_token'] };
     try {
-      const viewer = await new AuthSession(() => orm.em.fork(), token).required();
+      const viewer = await new AuthSession(() => orm.em.fork(), token, options).required();
       try {
         requireScopes(viewer, ['read:notification']);
       } catch {
@@ -128,6 +133,8 @@ export function attachSubscriptions(
       onConnect: async (ctx) => {
         const extra = ctx.extra as Extra;
         const result = await authenticate(ctx.connectionParams?.auth);
+        // Closed while the token was looked up: graphql-ws has run onClose already.
+        if (extra.socket.readyState !== extra.socket.OPEN) return false;
         if ('refused' in result) {
           close(ctx as Context<Record<string, unknown> | undefined, Extra>, ...result.refused);
           return false;
@@ -145,9 +152,10 @@ export function attachSubscriptions(
         };
         extra.connection = connection;
         connection.tokenCheck = setInterval(() => {
-          authenticate(connection.token)
+          // A check, not a use: it neither slides the token's expiry nor marks the user active.
+          authenticate(connection.token, { recordUse: false })
             .then((again) => {
-              if ('refused' in again) extra.socket.close(CLOSE_CODES.unauthorized, 'token no longer valid');
+              if ('refused' in again) extra.socket.close(again.refused[0], 'token no longer valid');
             })
             .catch((error: unknown) => log.warn({ err: error }, 'subscriptions: token check failed'));
         }, limits.tokenCheckSeconds * 1000);
@@ -200,10 +208,11 @@ export function attachSubscriptions(
         };
       },
       onComplete: (ctx) => {
-        const connection = (ctx.extra as Extra).connection;
+        const { connection, socket } = ctx.extra as Extra;
         if (!connection) return;
         connection.running -= 1;
-        if (connection.running === 0)
+        // Subscriptions also complete when the socket closes: no idle timer for a dead one.
+        if (connection.running === 0 && socket.readyState === socket.OPEN)
           idleAfter(ctx as Context<Record<string, unknown> | undefined, Extra>, connection);
       },
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => formattedError(error)),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Express } from 'express';
@@ -334,6 +335,44 @@ describe('connecting to live notifications', () => {
     } finally {
       for (const socket of sockets) socket.close();
     }
+  });
+
+  it('survives upgrades it refuses, malformed ones, and peers that reset', async () => {
+    const { port } = new URL(instance.url);
+    const upgrade = (path: string, reset: boolean) =>
+      new Promise<void>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(
+            `GET ${path} HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+              'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+          );
+          if (reset) socket.resetAndDestroy();
+        });
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve());
+        socket.on('data', () => socket.end());
+      });
+    for (let round = 0; round < 20; round += 1) {
+      await upgrade('/nope', true);
+      await upgrade('http://[', false);
+    }
+    const subscription = live(instance.url, token, counts);
+    expect(await subscription.next()).toEqual({ data: { notificationCount: { unseen: 0 } } });
+  });
+
+  it('forgets a connection that closes while its token is looked up', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      const socket = new WebSocket(instance.url, 'graphql-transport-ws');
+      await new Promise((resolve) => socket.once('open', resolve));
+      socket.send(JSON.stringify({ type: 'connection_init', payload: { auth: token } }));
+      socket.terminate();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Both of the user's two connections are still available.
+    const first = live(instance.url, token, counts);
+    const second = live(instance.url, token, counts);
+    expect(await first.next()).toEqual({ data: { notificationCount: { unseen: 0 } } });
+    expect(await second.next()).toEqual({ data: { notificationCount: { unseen: 0 } } });
   });
 
   it('refuses a subscription sent over HTTP, pointing to the WebSocket', async () => {

@@ -31,6 +31,8 @@ export class AuthSession {
     private readonly entityManager: () => EntityManager,
     /** The raw `auth` header, or else cookie, value. */
     readonly rawToken: string | undefined,
+    /** `recordUse: false` only checks the token (a live connection's re-check): no sliding, no activity. */
+    private readonly options: { recordUse: boolean } = { recordUse: true },
   ) {}
 
   private get em(): EntityManager {
@@ -104,7 +106,7 @@ export class AuthSession {
     const user = token.user;
     if (user.banned) return { kind: 'banned' };
     if (user.role === 'deleted') return { kind: 'deleted' };
-    await this.recordUse(token, user, now);
+    if (this.options.recordUse) await this.recordUse(token, user, now);
     return { kind: 'ok', viewer: { user, token } };
   }
 

@@ -18,8 +18,11 @@ export interface NotificationEvent {
  */
 export interface NotificationBus {
   publish(events: readonly NotificationEvent[]): Promise<void>;
-  /** Starts delivering events to `listener` (one per bus). */
-  listen(listener: (event: NotificationEvent) => void): Promise<void>;
+  /**
+   * Starts delivering events to `listener` (one per bus). `resync` runs after the bus
+   * was cut off for a while (events may have been missed meanwhile).
+   */
+  listen(listener: (event: NotificationEvent) => void, resync: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,6 +62,8 @@ function eventOf(message: string): NotificationEvent | undefined {
  */
 export class PostgresNotificationBus implements NotificationBus {
   private listener: pg.Client | undefined;
+  private deliver: ((event: NotificationEvent) => void) | undefined;
+  private resync: (() => void) | undefined;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
 
@@ -78,20 +83,10 @@ export class PostgresNotificationBus implements NotificationBus {
       .raw('select pg_notify(?, message) from unnest(?::text[]) as message', [CHANNEL, messages]);
   }
 
-  async listen(deliver: (event: NotificationEvent) => void): Promise<void> {
-    const client = new pg.Client({ connectionString: this.databaseUrl });
-    client.on('notification', ({ payload }) => {
-      const event = payload === undefined ? undefined : eventOf(payload);
-      if (event) deliver(event);
-    });
-    client.on('error', (error) => {
-      this.log.warn({ err: error }, 'notification bus: the listening connection failed');
-      void client.end().catch(() => undefined);
-      if (this.listener === client) this.reconnect(deliver);
-    });
-    this.listener = client;
-    await client.connect();
-    await client.query(`listen ${CHANNEL}`);
+  async listen(deliver: (event: NotificationEvent) => void, resync: () => void): Promise<void> {
+    this.deliver = deliver;
+    this.resync = resync;
+    await this.connect();
   }
 
   async close(): Promise<void> {
@@ -102,14 +97,43 @@ export class PostgresNotificationBus implements NotificationBus {
     await client?.end().catch(() => undefined);
   }
 
-  private reconnect(deliver: (event: NotificationEvent) => void): void {
+  /** Opens the listening connection; once it fails (whichever way, once), another is scheduled. */
+  private async connect(): Promise<void> {
+    // Keep-alive: a connection gone half-open would otherwise stop every event unnoticed.
+    const client = new pg.Client({ connectionString: this.databaseUrl, keepAlive: true });
+    let failed = false;
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      this.log.warn({ err: error }, 'notification bus: the listening connection failed');
+      void client.end().catch(() => undefined);
+      if (this.listener === client) this.reconnectLater();
+    };
+    client.on('error', fail);
+    client.on('notification', ({ payload }) => {
+      const event = payload === undefined ? undefined : eventOf(payload);
+      if (event) this.deliver?.(event);
+    });
+    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`listen ${CHANNEL}`);
+    } catch (error) {
+      fail(error);
+      throw error;
+    }
+  }
+
+  private reconnectLater(): void {
     this.listener = undefined;
-    if (this.closed) return;
+    if (this.closed || this.retry) return;
     this.retry = setTimeout(() => {
-      this.listen(deliver).catch((error: unknown) => {
-        this.log.warn({ err: error }, 'notification bus: cannot listen yet');
-        this.reconnect(deliver);
-      });
+      this.retry = undefined;
+      // Events published while no connection listened are lost: subscribers get fresh state.
+      this.connect().then(
+        () => this.resync?.(),
+        () => undefined, // connect() scheduled the next attempt
+      );
     }, RECONNECT_MS);
     this.retry.unref();
   }
@@ -134,9 +158,14 @@ export class RedisNotificationBus implements NotificationBus {
     for (const message of messagesOf(events)) await this.publisher.publish(CHANNEL, message);
   }
 
-  async listen(deliver: (event: NotificationEvent) => void): Promise<void> {
+  async listen(deliver: (event: NotificationEvent) => void, resync: () => void): Promise<void> {
     const subscriber = this.connect('subscribe');
     this.subscriber = subscriber;
+    let connections = 0;
+    subscriber.on('ready', () => {
+      connections += 1;
+      if (connections > 1) resync();
+    });
     subscriber.on('message', (_channel: string, message: string) => {
       const event = eventOf(message);
       if (event) deliver(event);

@@ -94,7 +94,13 @@ export class NotificationFeed {
   ) {}
 
   start(): Promise<void> {
-    return this.bus.listen((event) => this.receive(event));
+    return this.bus.listen(
+      (event) => this.receive(event),
+      // After a gap in the bus, every count subscriber gets the count afresh.
+      () => {
+        for (const user of this.users.keys()) this.receive({ user });
+      },
+    );
   }
 
   close(): Promise<void> {

@@ -16,8 +16,9 @@ export class Outbox {
   ) {}
 
   add(event: NotificationEvent): void {
-    if (this.events.length === 0) this.schedule(() => this.publish());
     this.events.push(event);
+    // The first event schedules the publishing (which may run at once, outside a transaction).
+    if (this.events.length === 1) this.schedule(() => this.publish());
   }
 
   private publish(): void {
