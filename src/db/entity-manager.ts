@@ -11,17 +11,16 @@ import type {
   Loaded,
   LoggingOptions,
   PopulatePath,
-  QueryResult,
 } from '@mikro-orm/core';
 import {
   type EntityManager,
-  type Knex,
   type PostgreSqlConnection,
   type PostgreSqlDriver,
   type QueryBuilder,
   SqlEntityManager,
 } from '@mikro-orm/postgresql';
 import type { Outbox } from '../notifications/live/outbox';
+import type { RawQuery, RawResult } from './replicas';
 
 /**
  * The service's entity manager (MikroORM's `entityManager` option). A request's fork may
@@ -52,7 +51,11 @@ export class CatalogEntityManager extends SqlEntityManager<PostgreSqlDriver> {
 
   /** The connection type for a read: `read` for a replica-reading manager outside a transaction. */
   get readConnectionType(): ConnectionType {
-    return this.replicaReads && !this.isInTransaction() ? 'read' : 'write';
+    return this.readsReplicas ? 'read' : 'write';
+  }
+
+  private get readsReplicas(): boolean {
+    return this.replicaReads && !this.isInTransaction();
   }
 
   override find<
@@ -96,38 +99,42 @@ export class CatalogEntityManager extends SqlEntityManager<PostgreSqlDriver> {
     loggerContext?: LoggingOptions,
   ): QueryBuilder<Entity, RootAlias> {
     // A builder that writes runs on the primary all the same (ReplicaConnection.execute).
-    return super.createQueryBuilder(entityName, alias, type ?? this.replicaReadType(), loggerContext);
+    return super.createQueryBuilder(
+      entityName,
+      alias,
+      type ?? (this.readsReplicas ? 'read' : undefined),
+      loggerContext,
+    );
   }
 
   /** Raw SQL: a replica-reading manager's statements outside a transaction run on a replica. */
-  override execute<
-    T extends QueryResult | EntityData<AnyEntity> | EntityData<AnyEntity>[] = EntityData<AnyEntity>[],
-  >(
-    query: string | Knex.QueryBuilder | Knex.Raw,
+  override execute<T extends RawResult = EntityData<AnyEntity>[]>(
+    query: RawQuery,
     params?: unknown[],
     method?: 'all' | 'get' | 'run',
     loggerContext?: LoggingOptions,
   ): Promise<T> {
-    if (this.replicaReadType() === undefined) return super.execute<T>(query, params, method, loggerContext);
+    if (!this.readsReplicas) return super.execute<T>(query, params, method, loggerContext);
     return this.getConnection('read').execute<T>(query, params, method, undefined, loggerContext);
-  }
-
-  private replicaReadType(): ConnectionType | undefined {
-    return this.readConnectionType === 'read' ? 'read' : undefined;
   }
 
   private reading<Options extends { connectionType?: ConnectionType }>(
     options: Options | undefined,
   ): Options | undefined {
-    const type = options?.connectionType === undefined ? this.replicaReadType() : undefined;
-    return type ? ({ ...options, connectionType: type } as Options) : options;
+    if (!this.readsReplicas || options?.connectionType !== undefined) return options;
+    return { ...options, connectionType: 'read' } as Options;
   }
+}
+
+/** `em` as the service's entity manager, which every manager of its ORM is. */
+function catalogEntityManager(em: EntityManager): CatalogEntityManager {
+  if (!(em instanceof CatalogEntityManager)) throw new Error('not an entity manager of this service');
+  return em;
 }
 
 /** Sends `em`'s reads to the replicas (see {@link CatalogEntityManager}). */
 export function readFromReplicas(em: EntityManager): void {
-  if (!(em instanceof CatalogEntityManager)) throw new Error('not an entity manager of this service');
-  em.readFromReplicas();
+  catalogEntityManager(em).readFromReplicas();
 }
 
 /** The connection for a raw read on `em`: a replica's when `em` reads from the replicas. */
@@ -144,6 +151,5 @@ export function outboxOf(em: EntityManager): Outbox | undefined {
 
 /** Makes `em`'s work (and its forks') announce to `outbox`. */
 export function useOutbox(em: EntityManager, outbox: Outbox): void {
-  if (!(em instanceof CatalogEntityManager)) throw new Error('not an entity manager of this service');
-  em.outbox = outbox;
+  catalogEntityManager(em).outbox = outbox;
 }

@@ -27,6 +27,10 @@ const isPrimaryOnly = (error: unknown): boolean =>
   'code' in error &&
   PRIMARY_ONLY_CODES.has(String(error.code));
 
+/** What raw SQL (MikroORM's `execute`) takes and gives. */
+export type RawQuery = string | Knex.QueryBuilder | Knex.Raw;
+export type RawResult = QueryResult | EntityData<AnyEntity> | EntityData<AnyEntity>[];
+
 export interface ReplicaStatus {
   name: string;
   status: 'up' | 'down';
@@ -71,10 +75,8 @@ export class ReplicaConnection extends PostgreSqlConnection {
     }
   }
 
-  override execute<
-    T extends QueryResult | EntityData<AnyEntity> | EntityData<AnyEntity>[] = EntityData<AnyEntity>[],
-  >(
-    query: string | Knex.QueryBuilder | Knex.Raw,
+  override execute<T extends RawResult = EntityData<AnyEntity>[]>(
+    query: RawQuery,
     params?: unknown[],
     method?: 'all' | 'get' | 'run',
     ctx?: Transaction,

@@ -10,7 +10,6 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
-import type { Context } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -96,9 +95,6 @@ export function attachSubscriptions(
   };
   server.on('upgrade', onUpgrade);
 
-  const close = (ctx: Context<Record<string, unknown> | undefined, Extra>, code: number, reason: string) =>
-    ctx.extra.socket.close(code, reason);
-
   /** The caller of `token`, or the close code and reason (the error code) that refuse it. */
   const authenticate = async (
     token: unknown,
@@ -120,9 +116,9 @@ export function attachSubscriptions(
     }
   };
 
-  const idleAfter = (ctx: Context<Record<string, unknown> | undefined, Extra>, connection: Connection) => {
+  const idleAfter = (socket: WebSocket, connection: Connection) => {
     clearTimeout(connection.idle);
-    connection.idle = setTimeout(() => close(ctx, CLOSE_CODES.idle, 'idle'), limits.idleSeconds * 1000);
+    connection.idle = setTimeout(() => socket.close(CLOSE_CODES.idle, 'idle'), limits.idleSeconds * 1000);
     connection.idle.unref();
   };
 
@@ -136,7 +132,7 @@ export function attachSubscriptions(
         // Closed while the token was looked up: graphql-ws has run onClose already.
         if (extra.socket.readyState !== extra.socket.OPEN) return false;
         if ('refused' in result) {
-          close(ctx as Context<Record<string, unknown> | undefined, Extra>, ...result.refused);
+          extra.socket.close(...result.refused);
           return false;
         }
         const count = perUser.get(result.user) ?? 0;
@@ -160,7 +156,7 @@ export function attachSubscriptions(
             .catch((error: unknown) => log.warn({ err: error }, 'subscriptions: token check failed'));
         }, limits.tokenCheckSeconds * 1000);
         connection.tokenCheck.unref();
-        idleAfter(ctx as Context<Record<string, unknown> | undefined, Extra>, connection);
+        idleAfter(extra.socket, connection);
         return true;
       },
       onSubscribe: (ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] => {
@@ -212,8 +208,7 @@ export function attachSubscriptions(
         if (!connection) return;
         connection.running -= 1;
         // Subscriptions also complete when the socket closes: no idle timer for a dead one.
-        if (connection.running === 0 && socket.readyState === socket.OPEN)
-          idleAfter(ctx as Context<Record<string, unknown> | undefined, Extra>, connection);
+        if (connection.running === 0 && socket.readyState === socket.OPEN) idleAfter(socket, connection);
       },
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => formattedError(error)),
       onNext: (_ctx, _id, _payload, _args, result) =>

@@ -21,17 +21,23 @@ import { NotificationCount, NotificationPage } from './notification.types';
 import { pathReference } from '../common/validation/uuid';
 import { AppError } from '../common/errors/app-error';
 import { requireScopes } from '../common/auth/session';
-import type { LiveConnection } from './live/notification-feed';
+import type { NotificationFeed } from './live/notification-feed';
 
-/** The caller's user reference and live connection, for a subscription (scope read:notification). */
-async function subscriber({
-  context,
-}: SubscribeResolverData<unknown, object, RequestContext>): Promise<{ user: string; live: LiveConnection }> {
-  const viewer = await context.auth.required();
-  requireScopes(viewer, ['read:notification']);
-  // Over HTTP there is no connection to push to: subscriptions need the WebSocket at /graphql.
-  if (!context.live) throw new AppError('system:validation_error');
-  return { user: viewer.user.reference, live: context.live };
+/**
+ * A subscription's `subscribe`: the caller (scope read:notification) and their stream from
+ * the connection's feed, whose overflow drops the connection.
+ */
+function subscribeTo<T>(
+  open: (feed: NotificationFeed, user: string, onOverflow: () => void) => AsyncIterableIterator<T>,
+) {
+  return async ({ context }: SubscribeResolverData<unknown, object, RequestContext>) => {
+    const viewer = await context.auth.required();
+    requireScopes(viewer, ['read:notification']);
+    // Over HTTP there is no connection to push to: subscriptions need the WebSocket at /graphql.
+    const { live } = context;
+    if (!live) throw new AppError('system:validation_error');
+    return open(live.feed, viewer.user.reference, () => live.dropSlowConsumer());
+  };
 }
 
 /**
@@ -79,10 +85,7 @@ export class NotificationResolver {
     description:
       "The caller's notifications as they are created, in the shape of GET /notifications' list " +
       '(scope read:notification; over the WebSocket at /graphql, graphql-ws protocol).',
-    subscribe: async (data: SubscribeResolverData<unknown, object, RequestContext>) => {
-      const { user, live } = await subscriber(data);
-      return live.feed.created(user, () => live.dropSlowConsumer());
-    },
+    subscribe: subscribeTo((feed, user, onOverflow) => feed.created(user, onOverflow)),
   })
   notificationCreated(@Root() notification: Notification): Notification {
     return notification;
@@ -94,10 +97,7 @@ export class NotificationResolver {
     description:
       "The caller's unseen count, as GET /notifications/count: once on subscribing, then after every change " +
       '(scope read:notification; over the WebSocket at /graphql, graphql-ws protocol).',
-    subscribe: async (data: SubscribeResolverData<unknown, object, RequestContext>) => {
-      const { user, live } = await subscriber(data);
-      return live.feed.counts(user, () => live.dropSlowConsumer());
-    },
+    subscribe: subscribeTo((feed, user, onOverflow) => feed.counts(user, onOverflow)),
   })
   liveNotificationCount(@Root() count: NotificationCount): NotificationCount {
     return count;
