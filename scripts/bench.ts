@@ -29,11 +29,14 @@ import { buildAppSchema } from '../src/schema';
  * the route's final statement (one statement building the same JSON, checked equal to
  * the service's) with no look-ups, checks or GraphQL, and reports the ratio.
  * DATABASE_URL, when set, names the server; the database `catalog_bench` is used on it.
+ * BENCH_ONLY (contract numbers, comma-separated) limits the run to those endpoints.
  */
 const SCALE = Number(process.env.BENCH_SCALE ?? '10');
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? '10');
 const WORKERS = 3;
+/** `BENCH_ONLY=16,19`: only these contract endpoints (all by default), for a quick look at a few. */
+const ONLY = process.env.BENCH_ONLY?.split(',').map(Number);
 /** Routes with a floor run this many times, alternating with it; the best run of each counts. */
 const FLOOR_ROUNDS = 2;
 
@@ -377,7 +380,7 @@ async function main(): Promise<void> {
     await loadData(url);
     const data = await discover(url);
     console.log(`data: ${data.titles} titles, ${data.entries} list entries`);
-    const list = scenarios(data);
+    const list = scenarios(data).filter((scenario) => !ONLY || ONLY.includes(scenario.contract));
     const { counts, bodies, floors } = await inspect(url, list);
     const servicePort = await freeLoopbackPort();
     children.push(await startService(url, servicePort));

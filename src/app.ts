@@ -25,6 +25,7 @@ import { contextOf, readJsonBody, sendError, sendRequestError } from './http';
 import { graphqlMethods, optionsHandler, rejectBrokenEncoding } from './http/methods';
 import { corsMiddleware } from './http/cors';
 import { startRequestLog } from './http/request-log';
+import { series } from './http/series';
 import { createRateLimit } from './http/rate-limit';
 import type { Mailer } from './mail/mailer';
 import { openApiRouter } from './rest/docs';
@@ -105,10 +106,14 @@ export async function buildApp({
   app.set('strict routing', true);
   app.set('case sensitive routing', true);
 
-  app.use(requestContext(orm, accounts, log, live.bus));
   const cors = corsMiddleware(config);
-  if (cors) app.use(cors);
-  app.use(requestTimeout(config.requestTimeoutMs));
+  app.use(
+    series(
+      requestContext(orm, accounts, log, live.bus),
+      ...(cors ? [cors] : []),
+      requestTimeout(config.requestTimeoutMs),
+    ),
+  );
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -131,12 +136,18 @@ export async function buildApp({
   // After the health checks: they are never rate limited.
   const table = new RouteTable(routes);
   const rateLimit = createRateLimit(config, log, table);
-  app.use(rateLimit.handler);
-  app.use(rejectBrokenEncoding);
-  app.use(optionsHandler(table));
   // The REST paths share no prefix with the pages below; the busiest door comes first.
   app.use(
-    restRouter(table, new OperationRunner(schema, limitValues, orm.getMetadata()), config.cacheMaxAgeSeconds),
+    series(
+      rateLimit.handler,
+      rejectBrokenEncoding,
+      optionsHandler(table),
+      restRouter(
+        table,
+        new OperationRunner(schema, limitValues, orm.getMetadata()),
+        config.cacheMaxAgeSeconds,
+      ),
+    ),
   );
 
   app.use(playgroundRouter());
