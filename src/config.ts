@@ -30,6 +30,11 @@ export interface Config {
   /** `max-age` of anonymous catalog GET responses, in seconds. */
   readonly cacheMaxAgeSeconds: number;
   readonly requestTimeoutMs: number;
+  /**
+   * How far the JavaScript heap may grow past the live data before a full collection, in
+   * percent (`HEAP_GROWTH_PERCENT`); 0 leaves it to V8 (src/heap-policy.ts).
+   */
+  readonly heapGrowthPercent: number;
   /** How long opening a database connection may take; below `requestTimeoutMs`. */
   readonly databaseConnectTimeoutMs: number;
   /** How long a request may wait for a pooled database connection; below `requestTimeoutMs`. */
@@ -323,6 +328,7 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     cacheMaxAgeSeconds: integer(env, 'CACHE_MAX_AGE_SECONDS', 60, 0, 31536000),
     requestTimeoutMs,
+    heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 50, 0, 1000),
     ...databaseTimeouts(env, requestTimeoutMs),
     graphqlMaxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
     graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 1, 100000000),

@@ -6,6 +6,7 @@ import { createOrm, EMBEDDED_DATA_DIR, migrate, openDatabase } from './db/databa
 import { ADVISORY_LOCKS, withSessionLock } from './db/advisory-locks';
 import { EmbeddedPostgresError } from './db/embedded';
 import { seedDemoDataIfEmpty } from './import/demo-data';
+import { applyHeapGrowth } from './heap-policy';
 import { createLogger } from './logger';
 import { startNewEpisodeJob } from './notifications/new-episode-job';
 import { exampleMangaSlug } from './catalog/catalog.service';
@@ -13,6 +14,7 @@ import { exampleMangaSlug } from './catalog/catalog.service';
 /** The service: config → database → migrations → demo data → app → listen; clean shutdown on signals. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  applyHeapGrowth(config.heapGrowthPercent);
   const log = createLogger(config);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
