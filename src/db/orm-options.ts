@@ -7,10 +7,6 @@ import { CatalogEntityManager } from './entity-manager';
 import { migrationsList } from './migrations';
 import { replicaOptions, ReplicatedPostgreSqlDriver } from './replicas';
 
-interface PoolConnection {
-  query(sql: string, callback: (error: Error | null) => void): void;
-}
-
 export interface OrmOptionsInput {
   clientUrl: string;
   /** Streaming replicas of `clientUrl`'s database, for anonymous reads. */
@@ -30,7 +26,7 @@ export function ormOptions({
   onQuery,
   poolMax = 10,
 }: OrmOptionsInput): Options<PostgreSqlDriver> {
-  const { databaseConnectTimeoutMs, databaseAcquireTimeoutMs } = config();
+  const { databaseConnectTimeoutMs, databaseAcquireTimeoutMs, trgmThreshold } = config();
   return {
     driver: ReplicatedPostgreSqlDriver,
     entityManager: CatalogEntityManager,
@@ -41,23 +37,20 @@ export function ormOptions({
     preferReadReplicas: false,
     entities,
     extensions: [Migrator],
-    // Both end before the request timeout: during an outage a request fails fast with
-    // 503 (src/db/unavailable.ts) instead of waiting for a connection until its 408.
-    driverOptions: { connection: { connectionTimeoutMillis: databaseConnectTimeoutMs } },
+    driverOptions: {
+      connection: {
+        // Both end before the request timeout: during an outage a request fails fast with
+        // 503 (src/db/unavailable.ts) instead of waiting for a connection until its 408.
+        connectionTimeoutMillis: databaseConnectTimeoutMs,
+        // Set as each session starts, on every pool: typo-tolerant search (`<%`, semantics
+        // §1.9) compares against this per-session threshold.
+        options: `-c pg_trgm.word_similarity_threshold=${trgmThreshold}`,
+      },
+    },
     pool: {
       min: 0,
       max: poolMax,
       acquireTimeoutMillis: databaseAcquireTimeoutMs,
-      // Typo-tolerant search (`<%`, semantics §1.9) compares against this per-session threshold.
-      afterCreate: (
-        connection: PoolConnection,
-        done: (error: Error | null, connection: PoolConnection) => void,
-      ) => {
-        const threshold = config().trgmThreshold;
-        connection.query(`set pg_trgm.word_similarity_threshold = ${threshold}`, (error) =>
-          done(error, connection),
-        );
-      },
     },
     dataloader: true,
     forceUtcTimezone: true,

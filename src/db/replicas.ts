@@ -9,6 +9,7 @@ import type {
   Transaction,
 } from '@mikro-orm/core';
 import { type Knex, type MikroORM, PostgreSqlConnection, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { closeStatementPools } from './statement-pool';
 import { isDatabaseUnavailable } from './unavailable';
 
 /** How often a replica that stopped answering is tried again, in the background. */
@@ -155,6 +156,12 @@ export class ReplicatedPostgreSqlDriver extends PostgreSqlDriver {
       if (replica.up) return replica;
     }
     return this.connection;
+  }
+
+  /** Closes the statement pools beside the connections too (./statement-pool.ts). */
+  override async close(force?: boolean): Promise<void> {
+    await super.close(force);
+    await closeStatementPools([this.connection, ...this.replicas]);
   }
 
   /** Every replica's state, each asked now. */

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { ConnectionType } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { QueryResultRow } from 'pg';
 import { ReplicaConnection } from './replicas';
+import { statementPoolOf } from './statement-pool';
 
 /** A piece of SQL with `?` placeholders and their values, in order; an array value fills `(?)` as a list. */
 export interface SqlFragment {
@@ -134,13 +136,13 @@ function preparedName(text: string): string | undefined {
 }
 
 /**
- * Runs a read on the entity manager's pool (a replica's, for `type` `read`) with pg's own
- * client, as a named prepared statement (parsed and planned once per connection,
- * PostgreSQL then reusing a generic plan where it pays): for the hot reads of compiled
- * operations. Logged like MikroORM's own statements (the tests count them). Not for work
- * inside the request's transaction, which holds its own connection.
+ * Runs a read with pg's pool beside the entity manager's (a replica's, for `type` `read`;
+ * see ./statement-pool.ts), as a named prepared statement (parsed and planned once per
+ * connection, PostgreSQL then reusing a generic plan where it pays): for the hot reads
+ * of compiled operations. Logged like MikroORM's own statements (the tests count them).
+ * Not for work inside the request's transaction, which holds its own connection.
  */
-export async function queryRows<Row>(
+export async function queryRows<Row extends QueryResultRow>(
   em: EntityManager,
   statement: SqlFragment,
   type: ConnectionType = 'write',
@@ -148,20 +150,12 @@ export async function queryRows<Row>(
   const { text, values } = numbered(statement);
   const name = preparedName(text);
   const run = async (on: PostgreSqlConnection): Promise<Row[]> => {
-    const { client } = on.getKnex();
     const started = Date.now();
-    const connection = (await client.acquireConnection()) as {
-      query(query: { name?: string; text: string; values: unknown[] }): Promise<{ rows: Row[] }>;
-    };
-    try {
-      const { rows } = await connection.query({ name, text, values });
-      em.config
-        .getLogger()
-        .logQuery({ query: text, took: Date.now() - started, results: rows.length, level: 'info' });
-      return rows;
-    } finally {
-      await client.releaseConnection(connection);
-    }
+    const { rows } = await statementPoolOf(on).query<Row>({ name, text, values });
+    em.config
+      .getLogger()
+      .logQuery({ query: text, took: Date.now() - started, results: rows.length, level: 'info' });
+    return rows;
   };
   const connection = em.getConnection(type) as PostgreSqlConnection;
   return connection instanceof ReplicaConnection ? connection.orPrimary(run) : run(connection);

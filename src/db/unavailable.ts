@@ -31,10 +31,11 @@ const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
 /**
  * Failures that pg and knex report without a code, as the end of the message
  * (MikroORM and knex put the SQL in front: `select 1 - Connection terminated unexpectedly`):
- * a connection lost or never made, pg's connect timeout, knex's pool acquire timeout.
+ * a connection lost or never made, pg's connect timeout, the pool acquire timeouts of knex
+ * and of pg's pool (which reports its connect timeout in the same words).
  */
 const CONNECTION_MESSAGE =
-  /(?:^| - )(?:Connection terminated(?: unexpectedly)?|timeout expired|Client has encountered a connection error and is not queryable|Client was closed and is not queryable|Knex: Timeout acquiring a connection\. The pool is probably full\. Are you missing a \.transacting\(trx\) call\?)$/;
+  /(?:^| - )(?:Connection terminated(?: unexpectedly| due to connection timeout)?|timeout expired|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable|Client was closed and is not queryable|Knex: Timeout acquiring a connection\. The pool is probably full\. Are you missing a \.transacting\(trx\) call\?)$/;
 
 interface ErrorLike {
   name?: unknown;

@@ -5,6 +5,8 @@ import pino from 'pino';
 import { config, ConfigError, loadConfig } from '../../src/config';
 import { freeLoopbackPort } from '../../src/db/embedded';
 import { ormOptions } from '../../src/db/orm-options';
+import { queryRows, sql } from '../../src/db/sql';
+import { statementPoolOf } from '../../src/db/statement-pool';
 import { isDatabaseUnavailable, OutageReport } from '../../src/db/unavailable';
 import { workerDatabaseUrl } from '../setup/db';
 
@@ -78,6 +80,37 @@ describe('a database that cannot be reached', () => {
     });
   });
 
+  // Compiled reads take their connection from pg's own pool (src/db/statement-pool.ts).
+  it('is recognised in what the statement pool of compiled reads throws', async () => {
+    const read = (orm: MikroORM) => queryRows(orm.em, sql('select 1'));
+    const closedPort = await freeLoopbackPort();
+    await withOrm(`postgresql://postgres@127.0.0.1:${closedPort}/x`, async (orm) => {
+      expect(isDatabaseUnavailable(await failureOf(() => read(orm)))).toBe(true);
+    });
+
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket)).listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as { port: number };
+    await withOrm(`postgresql://postgres@127.0.0.1:${port}/x`, async (orm) => {
+      expect(isDatabaseUnavailable(await failureOf(() => read(orm)))).toBe(true);
+    });
+    sockets.forEach((socket) => socket.destroy());
+    silent.close();
+
+    await withOrm(await workerDatabaseUrl(), async (orm) => {
+      // Its one client busy: the wait for a free one ends with the connect timeout.
+      const pool = statementPoolOf(orm.em.getConnection());
+      const held = await pool.connect();
+      try {
+        expect(isDatabaseUnavailable(await failureOf(() => read(orm)))).toBe(true);
+      } finally {
+        held.release();
+      }
+      expect(await read(orm)).toEqual([{ '?column?': 1 }]);
+    });
+  });
+
   it('is not confused with a statement the server refused, whatever its text', async () => {
     await withOrm(await workerDatabaseUrl(), async (orm) => {
       const em = orm.em.fork();
@@ -115,7 +148,7 @@ describe('a database that cannot be reached', () => {
     const options = ormOptions({ clientUrl: 'postgresql://postgres@127.0.0.1:1/x' });
     const { requestTimeoutMs, databaseAcquireTimeoutMs, databaseConnectTimeoutMs } = config();
     expect(options.pool?.acquireTimeoutMillis).toBe(databaseAcquireTimeoutMs);
-    expect(options.driverOptions).toEqual({
+    expect(options.driverOptions).toMatchObject({
       connection: { connectionTimeoutMillis: databaseConnectTimeoutMs },
     });
     expect(databaseAcquireTimeoutMs).toBeLessThan(requestTimeoutMs);

@@ -4,6 +4,7 @@ import type { Novel } from '../../src/catalog/novel.entity';
 import type { User } from '../../src/accounts/user.entity';
 import { loadConfig } from '../../src/config';
 import { createOrm } from '../../src/db/database';
+import { queryRows, sql } from '../../src/db/sql';
 import { graphqlLimitsOf } from '../../src/graphql/limits';
 import { OperationRunner } from '../../src/graphql/runner';
 import type { RestRoute } from '../../src/rest/route';
@@ -341,10 +342,11 @@ describe('operations compiled to one SQL statement', () => {
         expect((await rest(app, 'POST', '/novel?size=3', {})).status).toBe(200);
         expect((await rest(app, 'POST', '/novel?page=2&size=3', {})).status).toBe(200);
       }
-      // The pool's one connection: the session that prepared the statements.
-      const plans = await orm.em.getConnection().execute<{ statement: string; generic: number }[]>(
-        `select statement, generic_plans as generic from pg_prepared_statements
-          where name like 'prepared\\_%' and statement like '%from novel%'`,
+      // The statement pool's one connection: the session that prepared the statements.
+      const plans = await queryRows<{ statement: string; generic: number }>(
+        orm.em,
+        sql(`select statement, generic_plans as generic from pg_prepared_statements
+          where name like 'prepared\\_%' and statement like '%from novel%'`),
       );
       const first = plans.filter((plan) => plan.statement.includes('limit 3 offset 0'));
       const later = plans.filter((plan) => /limit 3 offset \$\d/.test(plan.statement));
