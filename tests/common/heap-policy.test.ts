@@ -2,8 +2,11 @@ import { ConfigError, loadConfig } from '../../src/config';
 import { heapGrowthFlag } from '../../src/heap-policy';
 
 describe('heap growth policy', () => {
-  it('holds the heap to 50% above its live data by default', () => {
-    expect(loadConfig({}).heapGrowthPercent).toBe(50);
+  it("leaves the heap's growth to V8 by default", () => {
+    expect(loadConfig({}).heapGrowthPercent).toBe(0);
+  });
+
+  it('holds the heap to the given percent above its live data', () => {
     expect(heapGrowthFlag(50, [], '')).toBe('--heap-growing-percent=50');
   });
 
