@@ -39,8 +39,8 @@ export function ormOptions({
     extensions: [Migrator],
     driverOptions: {
       connection: {
-        // Both end before the request timeout: during an outage a request fails fast with
-        // 503 (src/db/unavailable.ts) instead of waiting for a connection until its 408.
+        // With the pool's acquire timeout below, ends before the request timeout: during an
+        // outage a request fails fast with 503 (src/db/unavailable.ts) instead of its 408.
         connectionTimeoutMillis: databaseConnectTimeoutMs,
         // Set as each session starts, on every pool: typo-tolerant search (`<%`, semantics
         // §1.9) compares against this per-session threshold.

@@ -8,10 +8,10 @@ const pools = new WeakMap<AbstractSqlConnection, pg.Pool>();
  * prepared statements of compiled reads (`queryRows` in ./sql.ts). Handing out a client
  * of knex's pool (tarn) costs a timer and half a dozen promises; on the hottest reads,
  * whose statement is all their database work, that was about a tenth of their CPU.
- * The same server, session settings (src/db/orm-options.ts), size and connect timeout
- * as the connection's own pool, so an instance holds up to twice the configured pool
- * size; the wait for a free client is bounded by the connect timeout too. Made on first use, closed with the ORM
- * (`closeStatementPools`).
+ * It takes the connection's own settings (server, session options and connect timeout,
+ * src/db/orm-options.ts) and pool size, so an instance holds up to twice that size; pg's
+ * pool bounds the wait for a free client by the same connect timeout. Made on first
+ * use, closed with the ORM (`closeStatementPools`).
  */
 export function statementPoolOf(connection: AbstractSqlConnection): pg.Pool {
   let pool = pools.get(connection);
@@ -25,7 +25,6 @@ export function statementPoolOf(connection: AbstractSqlConnection): pg.Pool {
       // knex keeps it, but hides it from enumeration (and so from the spread).
       password: options.password,
       max: settings.max ?? 10,
-      connectionTimeoutMillis: options.connectionTimeoutMillis,
     });
     // An idle client that breaks (a restart, a lost network) is dropped by the pool and
     // replaced on the next checkout; without a listener the event would end the process.
