@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { Server } from 'node:http';
+import type { Express } from 'express';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createOrm, EMBEDDED_DATA_DIR, migrate, openDatabase } from './db/database';
@@ -10,6 +11,27 @@ import { applyHeapGrowth } from './heap-policy';
 import { createLogger } from './logger';
 import { startNewEpisodeJob } from './notifications/new-episode-job';
 import { exampleMangaSlug } from './catalog/catalog.service';
+
+/** The address could not be taken (a port in use, say): nothing was started. */
+class ListenError extends Error {}
+
+/** Listens on `host:port`; express 5 hands a failure (EADDRINUSE, say) to the callback. */
+function listen(app: Express, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (error?: Error) => {
+      if (!error) resolve(server);
+      else {
+        const reason =
+          (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'the address is in use' : error.message;
+        reject(
+          new ListenError(
+            `cannot listen on ${host}:${port}: ${reason}. Stop what holds it, or set PORT (or HOST).`,
+          ),
+        );
+      }
+    });
+  });
+}
 
 /** The service: config → database → migrations → demo data → app → listen; clean shutdown on signals. */
 async function main(): Promise<void> {
@@ -30,11 +52,16 @@ async function main(): Promise<void> {
   });
 
   const { app, stop: stopApp, attach, notifications } = await buildApp({ orm, config, log });
+  let server: Server;
+  try {
+    server = await listen(app, config.host, config.port);
+  } catch (error) {
+    await stopApp();
+    await orm.close();
+    await database.stop();
+    throw error;
+  }
   const newEpisodes = startNewEpisodeJob(orm, log, notifications);
-  const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, () => resolve(listening));
-    listening.once('error', reject);
-  });
   const detachSubscriptions = attach(server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -85,6 +112,10 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError) {
     console.error(`Configuration error: ${error.message}`);
     process.exit(2);
+  }
+  if (error instanceof ListenError) {
+    console.error(`Server: ${error.message}`);
+    process.exit(1);
   }
   if (error instanceof EmbeddedPostgresError) {
     console.error(`Embedded PostgreSQL: ${error.message}`);

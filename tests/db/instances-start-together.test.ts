@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { createClient } from 'graphql-ws';
 import pg from 'pg';
@@ -18,12 +19,12 @@ interface Instance {
   ready: Promise<string>;
 }
 
-function startInstance(url: string): Instance {
+function startInstance(url: string, port = 0): Instance {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', SERVER], {
     env: {
       ...process.env,
       DATABASE_URL: url,
-      PORT: '0',
+      PORT: String(port),
       DEMO_DATA: 'on',
       RATE_LIMIT: 'off',
       LOG_LEVEL: 'info',
@@ -152,4 +153,38 @@ describe('several instances started at once on an empty database', () => {
       await Promise.all(instances.map(stop));
     }
   }, 120_000);
+});
+
+describe('an instance whose port is taken', () => {
+  const name = `${testDatabasePrefix()}port_w${process.env.JEST_WORKER_ID ?? '1'}`;
+  let admin: pg.Client;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: adminUrl() });
+    await admin.connect();
+    await ensureDatabase(adminUrl(), name);
+  });
+
+  afterAll(async () => {
+    await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`);
+    await admin.end();
+  });
+
+  it('exits with the reason instead of announcing URLs it does not serve', async () => {
+    const holder = createServer();
+    await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
+    const { port } = holder.address() as AddressInfo;
+    const instance = startInstance(databaseUrl(name), port);
+    try {
+      await expect(instance.ready).rejects.toThrow('exited with 1 before listening');
+      // Everything it wrote has been read once its output streams close.
+      if (instance.child.stdout!.readable) await new Promise((done) => instance.child.once('close', done));
+      const output = instance.lines.join('\n');
+      expect(output).toContain(`Server: cannot listen on 127.0.0.1:${port}: the address is in use`);
+      expect(output).not.toContain('REST API:');
+    } finally {
+      await stop(instance);
+      await new Promise((done) => holder.close(done));
+    }
+  }, 60_000);
 });
