@@ -157,7 +157,9 @@ export async function buildApp({
     readJsonBody((req, res) => sendRequestError(req, res, validationError('body'))),
   );
   // Exactly /graphql: anything below it (a trailing slash, unknown assets) is the app's 404.
-  app.all('/graphql', expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) }));
+  const graphql = expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) });
+  // Apollo's error formatter gets no context: it finds the request's in the scope.
+  app.all('/graphql', (req, res, next) => requestScope.run(contextOf(res), () => graphql(req, res, next)));
   app.use(openApiRouter(schema, routes));
 
   app.use((_req, res) => sendError(res, new AppError('system:not_found'), contextOf(res).language));
@@ -210,7 +212,7 @@ function requestContext(
       notifications,
     );
     res.locals.context = context;
-    requestScope.run({ requestId: context.requestId, language, log: request.log }, next);
+    next();
   };
 }
 
@@ -232,5 +234,5 @@ function requestTimeout(ms: number): RequestHandler {
 /** An oversized body (413) and anything else that reached express. */
 const errorHandler: ErrorRequestHandler = (error: { type?: unknown }, req, res, _next) => {
   if (error.type === 'entity.too.large') sendRequestError(req, res, new AppError('system:payload_too_large'));
-  else sendRequestError(req, res, asAppError(error));
+  else sendRequestError(req, res, asAppError(error, contextOf(res)));
 };

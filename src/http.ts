@@ -38,6 +38,20 @@ export function contextOf(res: Response): RequestContext {
   return res.locals.context as RequestContext;
 }
 
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Answers 200 with JSON already rendered (an operation's result), as `res.json` would:
+ * express still adds the ETag and answers a matching `If-None-Match` with 304. Given
+ * bytes with their type set, it neither looks the type up nor re-parses it to add the
+ * charset, as it does for a string: a measurable part of the hottest reads' CPU.
+ */
+export function sendJsonText(res: Response, json: string): void {
+  res.statusCode = 200;
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+  res.send(Buffer.from(json));
+}
+
 /** Renders an AppError as the REST error body with its status. */
 export function sendError(res: Response, error: AppError, language: Language): void {
   sendErrorBody(res, error.status, errorBody(error, language));

@@ -12,7 +12,7 @@ import {
   validate,
 } from 'graphql';
 import { AppError } from '../common/errors/app-error';
-import { appErrorOf } from '../common/errors/render';
+import { appErrorOf, type ErrorScope } from '../common/errors/render';
 import { SIZE_MAX } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { settleTransaction } from './database-plugin';
@@ -80,18 +80,18 @@ export class OperationRunner {
     ctx: RequestContext,
   ): Promise<string> {
     this.checkLimits(prepared, variables);
-    if (prepared.plan) return prepared.plan.run(ctx, this.coerce(prepared, variables));
+    if (prepared.plan) return prepared.plan.run(ctx, this.coerce(prepared, variables, ctx));
     try {
       checkOperation(this.schema, prepared.operation, variables);
     } catch (error) {
-      throw appErrorOf(error);
+      throw appErrorOf(error, ctx);
     }
     const mutation = prepared.operation.operation === 'mutation';
     if (mutation) {
       try {
         await ctx.transaction.begin();
       } catch (error) {
-        throw appErrorOf(error);
+        throw appErrorOf(error, ctx);
       }
     }
     let result: ExecutionResult;
@@ -104,14 +104,14 @@ export class OperationRunner {
       });
     } catch (error) {
       if (mutation) await ctx.transaction.rollback();
-      throw appErrorOf(error);
+      throw appErrorOf(error, ctx);
     }
-    const errors = (result.errors ?? []).map((error: GraphQLError) => appErrorOf(error));
+    const errors = (result.errors ?? []).map((error: GraphQLError) => appErrorOf(error, ctx));
     if (mutation) {
       try {
         await settleTransaction(ctx.transaction, errors);
       } catch (error) {
-        throw appErrorOf(error);
+        throw appErrorOf(error, ctx);
       }
     }
     if (errors[0]) throw errors[0];
@@ -122,11 +122,15 @@ export class OperationRunner {
    * The variables of a compiled operation, checked as `/graphql` checks them and
    * coerced once; throws the AppError they are refused with.
    */
-  coerce(prepared: PreparedOperation, variables: Record<string, unknown>): Record<string, unknown> {
+  coerce(
+    prepared: PreparedOperation,
+    variables: Record<string, unknown>,
+    scope?: ErrorScope,
+  ): Record<string, unknown> {
     try {
       return checkedVariables(this.schema, prepared.operation, variables);
     } catch (error) {
-      throw appErrorOf(error);
+      throw appErrorOf(error, scope);
     }
   }
 

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { asAppError } from '../common/errors/render';
 import type { OperationRunner, PreparedOperation } from '../graphql/runner';
-import { contextOf, readJsonBody, sendError } from '../http';
+import { contextOf, readJsonBody, sendError, sendJsonText } from '../http';
 import { cacheHeaders } from '../http/caching';
 import { refuseMethod } from '../http/methods';
 import { validateRouteInput } from './input-validation';
@@ -41,9 +41,9 @@ async function runRoute(
     const variables = (route.variables ?? defaultVariables)(input);
     const json = await runner.run(operation, variables, ctx);
     // A request answered 408 meanwhile keeps that answer (its mutation rolled back).
-    if (!res.headersSent) res.status(200).type('json').send(json);
+    if (!res.headersSent) sendJsonText(res, json);
   } catch (error) {
-    const appError = asAppError(error);
+    const appError = asAppError(error, ctx);
     if (!res.headersSent) sendError(res, appError, ctx.language);
   }
 }

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Express } from 'express';
+import type { Logger } from 'pino';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
@@ -19,12 +20,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The real app on this worker's database, as `npm start` builds it. */
-export async function startTestApp(routes?: readonly RestRoute[]): Promise<TestApp> {
+/** The real app on this worker's database, as `npm start` builds it; `log` replaces its logger. */
+export async function startTestApp(routes?: readonly RestRoute[], log?: Logger): Promise<TestApp> {
   const queries = new QueryCounter();
   const orm = await openTestOrm(queries);
   const config = loadConfig();
-  const { app, stop, attach } = await buildApp({ orm, config, log: createLogger(config), routes });
+  const { app, stop, attach } = await buildApp({ orm, config, log: log ?? createLogger(config), routes });
   return {
     orm,
     app,
@@ -39,10 +40,10 @@ export async function startTestApp(routes?: readonly RestRoute[]): Promise<TestA
 }
 
 /** Registers a test app for the enclosing describe block, reset before each test. */
-export function useTestApp(routes?: readonly RestRoute[]): TestApp {
+export function useTestApp(routes?: readonly RestRoute[], log?: Logger): TestApp {
   const handle = {} as TestApp;
   beforeAll(async () => {
-    Object.assign(handle, await startTestApp(routes));
+    Object.assign(handle, await startTestApp(routes, log));
   });
   beforeEach(() => handle.reset());
   afterAll(() => handle.close());

@@ -3,7 +3,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { isDatabaseUnavailable, outageReport } from '../../db/unavailable';
 import { queryLimitErrorOf } from '../../graphql/limits';
-import { requestScope } from '../request-scope';
+import { requestScope, type RequestScope } from '../request-scope';
 import { AppError, type Language } from './app-error';
 
 /** The REST error body: `{message, code}` and nothing else. */
@@ -12,15 +12,21 @@ export interface ErrorBody {
   code: string;
 }
 
+/** The request an unexpected error is logged for: its id and logger. */
+export type ErrorScope = Pick<RequestScope, 'requestId' | 'log'>;
+
 /**
  * Any thrown value as an AppError. An unreachable database is `system:unavailable`,
  * counted in the outage summary instead of logged with a stack; other unknown failures
  * are logged with the request id and masked as `system:internal_error`, so no
- * internal detail reaches the client.
+ * internal detail reaches the client. `scope` is the request's context, passed along
+ * on REST; on `/graphql` it defaults to the request scope Apollo runs in.
  */
-export function asAppError(error: unknown): AppError {
+export function asAppError(
+  error: unknown,
+  scope: ErrorScope | undefined = requestScope.getStore(),
+): AppError {
   if (error instanceof AppError) return error;
-  const scope = requestScope.getStore();
   if (isDatabaseUnavailable(error)) {
     outageReport.record(scope?.log, error, scope?.requestId ?? randomUUID());
     return new AppError('system:unavailable');
@@ -79,8 +85,8 @@ function appErrorIn(error: unknown): AppError | undefined {
  * The AppError a GraphQL error stands for: a query limit, the AppError a resolver or
  * check threw, else {@link asAppError} of the underlying failure.
  */
-export function appErrorOf(error: unknown): AppError {
-  return asAppError(queryLimitErrorOf(error) ?? appErrorIn(error) ?? unwrapResolverError(error));
+export function appErrorOf(error: unknown, scope?: ErrorScope): AppError {
+  return asAppError(queryLimitErrorOf(error) ?? appErrorIn(error) ?? unwrapResolverError(error), scope);
 }
 
 /**

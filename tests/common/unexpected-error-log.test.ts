@@ -1,0 +1,89 @@
+import pino from 'pino';
+import request from 'supertest';
+import { restRoutes } from '../../src/rest/routes';
+import { buildAnime, buildToken, buildUser } from '../factories';
+import { useTestApp } from '../setup/harness';
+
+/**
+ * An unexpected failure (here a database error injected into the last write of
+ * PUT /watch/{slug}) is masked as `system:internal_error` and logged once, at error,
+ * with the request's id and the cause's stack: over REST, which passes its context
+ * along, and over `/graphql`, whose error formatter finds it in the request scope.
+ */
+const lines: Record<string, unknown>[] = [];
+const log = pino({ level: 'error' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+const t = useTestApp(undefined, log);
+
+const saveWatchEntry = restRoutes.find((route) => route.method === 'PUT' && route.path === '/watch/{slug}')!;
+
+async function failingWrites<T>(run: () => Promise<T>): Promise<T> {
+  const connection = t.orm.em.getConnection();
+  await connection.execute(`create function test_fail_action() returns trigger language plpgsql as $$
+    begin raise exception 'injected failure'; end $$`);
+  await connection.execute(`create trigger test_fail_action before insert on action_record
+    for each row execute function test_fail_action()`);
+  try {
+    return await run();
+  } finally {
+    await connection.execute('drop trigger test_fail_action on action_record');
+    await connection.execute('drop function test_fail_action()');
+  }
+}
+
+describe('an unexpected failure', () => {
+  beforeEach(() => {
+    lines.length = 0;
+  });
+
+  async function caller() {
+    const user = await buildUser(t.orm);
+    const token = await buildToken(t.orm, user);
+    await buildAnime(t.orm, { slug: 'frieren' });
+    return token;
+  }
+
+  const unexpected = (requestId: string) =>
+    lines.filter((line) => line.msg === 'unexpected error' && line.requestId === requestId);
+
+  it('over REST: answered 500 system:internal_error, logged once with the request id and the stack', async () => {
+    const token = await caller();
+    const res = await failingWrites(() =>
+      request(t.app)
+        .put('/watch/frieren')
+        .set('auth', token)
+        .set('X-Request-Id', 'rest-failure-1')
+        .send({ status: 'watching' }),
+    );
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ message: expect.any(String), code: 'system:internal_error' });
+    expect(JSON.stringify(res.body)).not.toContain('injected failure');
+    const logged = unexpected('rest-failure-1');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 50, reqId: 'rest-failure-1' });
+    expect(JSON.stringify(logged[0].err)).toContain('injected failure');
+  });
+
+  it('over /graphql: the same code in extensions, logged once with the request id and the stack', async () => {
+    const token = await caller();
+    const res = await failingWrites(() =>
+      request(t.app)
+        .post('/graphql')
+        .set('auth', token)
+        .set('X-Request-Id', 'graphql-failure-1')
+        .send({
+          query: saveWatchEntry.document,
+          variables: { slug: 'frieren', input: { status: 'watching' } },
+        }),
+    );
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({
+        extensions: { code: 'system:internal_error', http: { status: 500 } },
+      }),
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain('injected failure');
+    const logged = unexpected('graphql-failure-1');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 50, reqId: 'graphql-failure-1' });
+    expect(JSON.stringify(logged[0].err)).toContain('injected failure');
+  });
+});
