@@ -158,8 +158,12 @@ export async function buildApp({
   );
   // Exactly /graphql: anything below it (a trailing slash, unknown assets) is the app's 404.
   const graphql = expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) });
-  // Apollo's error formatter gets no context: it finds the request's in the scope.
-  app.all('/graphql', (req, res, next) => requestScope.run(contextOf(res), () => graphql(req, res, next)));
+  // Apollo's error formatter gets no context: it finds the request's facts in the scope (only
+  // those: an async resource first made inside, a pooled socket say, keeps the scope's value).
+  app.all('/graphql', (req, res, next) => {
+    const { requestId, language, log: requestLog } = contextOf(res);
+    requestScope.run({ requestId, language, log: requestLog }, () => graphql(req, res, next));
+  });
   app.use(openApiRouter(schema, routes));
 
   app.use((_req, res) => sendError(res, new AppError('system:not_found'), contextOf(res).language));

@@ -12,7 +12,7 @@ import { createLogger } from './logger';
 import { startNewEpisodeJob } from './notifications/new-episode-job';
 import { exampleMangaSlug } from './catalog/catalog.service';
 
-/** The address could not be taken (a port in use, say): nothing was started. */
+/** The address could not be taken (a port in use, say); what had started was released. */
 class ListenError extends Error {}
 
 /** Listens on `host:port`; express 5 hands a failure (EADDRINUSE, say) to the callback. */
@@ -20,15 +20,13 @@ function listen(app: Express, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host, (error?: Error) => {
       if (!error) resolve(server);
-      else {
-        const reason =
-          (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'the address is in use' : error.message;
+      else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
         reject(
           new ListenError(
-            `cannot listen on ${host}:${port}: ${reason}. Stop what holds it, or set PORT (or HOST).`,
+            `cannot listen on ${host}:${port}: the address is in use. Stop what holds it, or set PORT (or HOST).`,
           ),
         );
-      }
+      else reject(new ListenError(error.message));
     });
   });
 }
@@ -56,9 +54,15 @@ async function main(): Promise<void> {
   try {
     server = await listen(app, config.host, config.port);
   } catch (error) {
-    await stopApp();
-    await orm.close();
-    await database.stop();
+    // What started is released; the listen error is the one reported.
+    try {
+      await stopApp();
+      await orm.close();
+    } catch (cleanup) {
+      log.warn({ err: cleanup }, 'releasing after the failed start');
+    } finally {
+      await database.stop().catch(() => undefined);
+    }
     throw error;
   }
   const newEpisodes = startNewEpisodeJob(orm, log, notifications);

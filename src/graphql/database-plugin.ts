@@ -11,8 +11,8 @@ import { RETRY_AFTER_SECONDS } from '../db/unavailable';
 type Settled = Pick<GraphQLRequestContextExecutionDidStart<RequestContext>, 'contextValue' | 'response'>;
 
 /** `error` (a failed begin or commit) as the catalog error it means: unavailable or internal. */
-function formatted(error: unknown): GraphQLFormattedError {
-  const appError = asAppError(error);
+function formatted(error: unknown, ctx: RequestContext): GraphQLFormattedError {
+  const appError = asAppError(error, ctx);
   return formatGraphQLError({ message: appError.message }, appError);
 }
 
@@ -52,13 +52,16 @@ async function settle({ contextValue, response }: Settled): Promise<void> {
     if (outcome === 'rolled back')
       response.body = { kind: 'single', singleResult: { ...result, data: null } };
   } catch (error) {
-    response.body = { kind: 'single', singleResult: { data: null, errors: [formatted(error)] } };
+    response.body = {
+      kind: 'single',
+      singleResult: { data: null, errors: [formatted(error, contextValue)] },
+    };
   }
 }
 
 /**
- * The database's part in every GraphQL operation, `/graphql` and the REST routes alike
- * (they run through `executeOperation`):
+ * The database's part in every `/graphql` operation (REST routes run theirs through
+ * src/graphql/runner.ts, which does the same):
  * - a mutation runs in one transaction on the request's entity manager, begun before
  *   the first root field and committed only after the response is resolved, so that a
  *   write is answered as a success exactly when it committed (and one answered 408
@@ -83,7 +86,7 @@ export function databasePlugin(): ApolloServerPlugin<RequestContext> {
           } catch (error) {
             return {
               http: { status: undefined, headers: new HeaderMap() },
-              body: { kind: 'single', singleResult: { errors: [formatted(error)] } },
+              body: { kind: 'single', singleResult: { errors: [formatted(error, contextValue)] } },
             };
           }
         },

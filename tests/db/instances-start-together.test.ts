@@ -19,13 +19,14 @@ interface Instance {
   ready: Promise<string>;
 }
 
-function startInstance(url: string, port = 0): Instance {
+function startInstance(url: string, { port = 0, demoData = 'on' } = {}): Instance {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', SERVER], {
     env: {
       ...process.env,
       DATABASE_URL: url,
+      HOST: '127.0.0.1',
       PORT: String(port),
-      DEMO_DATA: 'on',
+      DEMO_DATA: demoData,
       RATE_LIMIT: 'off',
       LOG_LEVEL: 'info',
     },
@@ -174,11 +175,12 @@ describe('an instance whose port is taken', () => {
     const holder = createServer();
     await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
     const { port } = holder.address() as AddressInfo;
-    const instance = startInstance(databaseUrl(name), port);
+    const instance = startInstance(databaseUrl(name), { port, demoData: 'off' });
+    // Everything it wrote has been read once its output streams close (after it exits).
+    const closed = new Promise((done) => instance.child.once('close', done));
     try {
       await expect(instance.ready).rejects.toThrow('exited with 1 before listening');
-      // Everything it wrote has been read once its output streams close.
-      if (instance.child.stdout!.readable) await new Promise((done) => instance.child.once('close', done));
+      await closed;
       const output = instance.lines.join('\n');
       expect(output).toContain(`Server: cannot listen on 127.0.0.1:${port}: the address is in use`);
       expect(output).not.toContain('REST API:');
