@@ -162,7 +162,8 @@ export async function buildApp({
   // those: an async resource first made inside, a pooled socket say, keeps the scope's value).
   app.all('/graphql', (req, res, next) => {
     const { requestId, language, log: requestLog } = contextOf(res);
-    requestScope.run({ requestId, language, log: requestLog }, () => graphql(req, res, next));
+    // Returned: express 5 passes a rejection on to the error handler.
+    return requestScope.run({ requestId, language, log: requestLog }, () => graphql(req, res, next));
   });
   app.use(openApiRouter(schema, routes));
 
@@ -222,12 +223,11 @@ function requestContext(
 
 /** 408 `timeout` when a request runs past the configured time; its mutation, if any, then rolls back. */
 function requestTimeout(ms: number): RequestHandler {
-  return (_req, res, next) => {
+  return (req, res, next) => {
     const timer = setTimeout(() => {
       // A mutation whose commit is under way is answered by the commit's outcome instead.
-      const context = contextOf(res);
-      if (!res.headersSent && context.transaction.expire())
-        sendError(res, new AppError('timeout'), context.language);
+      if (!res.headersSent && contextOf(res).transaction.expire())
+        sendRequestError(req, res, new AppError('timeout'));
     }, ms);
     timer.unref();
     res.on('close', () => clearTimeout(timer));
@@ -235,8 +235,16 @@ function requestTimeout(ms: number): RequestHandler {
   };
 }
 
-/** An oversized body (413) and anything else that reached express. */
-const errorHandler: ErrorRequestHandler = (error: { type?: unknown }, req, res, _next) => {
+/**
+ * An oversized body (413) and anything else that reached express. An answer already
+ * given stays: a request answered 408 whose operation ends later (Apollo then finds the
+ * headers sent) is not an error; one cut short mid-answer is closed by express.
+ */
+const errorHandler: ErrorRequestHandler = (error: { type?: unknown }, req, res, next) => {
+  if (res.headersSent) {
+    if (!res.writableEnded) next(error);
+    return;
+  }
   if (error.type === 'entity.too.large') sendRequestError(req, res, new AppError('system:payload_too_large'));
   else sendRequestError(req, res, asAppError(error, contextOf(res)));
 };

@@ -1,5 +1,7 @@
 import { EntityManager } from '@mikro-orm/core';
 import type DataLoader from 'dataloader';
+import type { Express } from 'express';
+import pino from 'pino';
 import { Follow } from '../../src/accounts/follow.entity';
 import { User } from '../../src/accounts/user.entity';
 import { Article } from '../../src/articles/article.entity';
@@ -10,6 +12,7 @@ import { actionsOf, signupBody, storedUser, useAccountsApp } from '../accounts/h
 import { articleBody } from '../articles/helpers';
 import { createOrm } from '../../src/db/database';
 import { buildAnime, buildAppearance, buildCharacter, buildToken, buildUser } from '../factories';
+import { restRoutes } from '../../src/rest/routes';
 import { startHttpApp } from '../http/http-app';
 import { gql, rest } from '../setup/clients';
 import { resetDatabase, workerDatabaseUrl } from '../setup/db';
@@ -166,38 +169,61 @@ describe('the services inside the request transaction', () => {
 
 describe('a mutation answered 408 timeout', () => {
   const t = useTestApp();
+  const saveWatchEntry = restRoutes.find(
+    (route) => route.method === 'PUT' && route.path === '/watch/{slug}',
+  )!;
+  const answers = {
+    REST: (app: Express, token: string) =>
+      rest(app, 'PUT', '/watch/frieren', { status: 'planned' }, { token }),
+    '/graphql': (app: Express, token: string) =>
+      gql(app, saveWatchEntry.document, { slug: 'frieren', input: { status: 'planned' } }, { token }),
+  };
 
-  it('never commits, even when its work finishes after the answer', async () => {
-    const { app, stop } = await startHttpApp(t.orm, { REQUEST_TIMEOUT_MS: '1000' });
-    try {
-      const user = await buildUser(t.orm);
-      const token = await buildToken(t.orm, user);
-      await buildAnime(t.orm, { slug: 'frieren' });
-      // Another session holds the caller's row, so the write waits past the request's time.
-      const blocker = t.orm.em.fork();
-      await blocker.begin();
-      await blocker.execute('select 1 from "user" where reference = ? for update', [user.reference]);
-      let settled: Promise<void> | undefined;
-      const commit = RequestTransaction.prototype.commit;
-      jest.spyOn(RequestTransaction.prototype, 'commit').mockImplementation(function (
-        this: RequestTransaction,
-      ) {
-        settled = commit.call(this);
-        return settled;
-      });
+  it.each(Object.keys(answers) as (keyof typeof answers)[])(
+    'never commits over %s, even when its work finishes after the answer, and logs nothing unexpected',
+    async (transport) => {
+      const lines: Record<string, unknown>[] = [];
+      const log = pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+      const { app, stop } = await startHttpApp(t.orm, { REQUEST_TIMEOUT_MS: '1000' }, log);
+      try {
+        const user = await buildUser(t.orm);
+        const token = await buildToken(t.orm, user);
+        await buildAnime(t.orm, { slug: 'frieren' });
+        // Another session holds the caller's row, so the write waits past the request's time.
+        const blocker = t.orm.em.fork();
+        await blocker.begin();
+        await blocker.execute('select 1 from "user" where reference = ? for update', [user.reference]);
+        let settled: Promise<void> | undefined;
+        const commit = RequestTransaction.prototype.commit;
+        jest.spyOn(RequestTransaction.prototype, 'commit').mockImplementation(function (
+          this: RequestTransaction,
+        ) {
+          settled = commit.call(this);
+          return settled;
+        });
 
-      const res = await rest(app, 'PUT', '/watch/frieren', { status: 'planned' }, { token });
-      expect(res.status).toBe(408);
-      expect(res.body.code).toBe('timeout');
+        const res = await answers[transport](app, token);
+        expect(res.status).toBe(408);
+        if (transport === 'REST') expect(res.body).toEqual({ message: expect.any(String), code: 'timeout' });
+        else
+          expect(res.body).toEqual({
+            errors: [{ message: expect.any(String), extensions: { code: 'timeout', http: { status: 408 } } }],
+          });
 
-      await blocker.commit();
-      await waitFor(() => settled !== undefined);
-      await settled;
-      expect(await t.orm.em.fork().count(WatchEntry, {})).toBe(0);
-    } finally {
-      await stop();
-    }
-  }, 15_000);
+        await blocker.commit();
+        await waitFor(() => settled !== undefined);
+        await settled;
+        expect(await t.orm.em.fork().count(WatchEntry, {})).toBe(0);
+        // The operation's own late answer (Apollo finds the headers sent) is no error.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(lines.filter((line) => line.msg === 'unexpected error')).toEqual([]);
+      } finally {
+        jest.restoreAllMocks();
+        await stop();
+      }
+    },
+    15_000,
+  );
 });
 
 /** Polls `condition` every 20 ms, for at most 5 s. */
