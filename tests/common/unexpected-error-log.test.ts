@@ -1,12 +1,12 @@
 import pino from 'pino';
 import request from 'supertest';
 import { restRoutes } from '../../src/rest/routes';
-import { buildAnime, buildToken, buildUser } from '../factories';
+import { buildAnime, buildManga, buildToken, buildUser } from '../factories';
 import { useTestApp } from '../setup/harness';
 
 /**
- * An unexpected failure (here a database error injected into the last write of
- * PUT /watch/{slug}) is masked as `system:internal_error` and logged once, at error,
+ * An unexpected failure (a database error injected into the last write of
+ * PUT /watch/{slug}, or into a compiled read's statement) is masked as `system:internal_error` and logged once, at error,
  * with the request's id and the cause's stack: over REST, which passes its context
  * along, and over `/graphql`, whose error formatter finds it in the request scope.
  */
@@ -60,6 +60,29 @@ describe('an unexpected failure', () => {
     const logged = unexpected();
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ level: 50, reqId: 'rest-failure-1', requestId: 'rest-failure-1' });
+    expect(JSON.stringify(logged[0].err)).toContain('injected failure');
+  });
+
+  it('in a compiled read (GET /manga/{slug}, one statement): 500, logged once with the request id', async () => {
+    await buildManga(t.orm, { slug: 'berserk' });
+    const connection = t.orm.em.getConnection();
+    const [{ definition }] = await connection.execute<{ definition: string }[]>(
+      `select pg_get_functiondef('native_score(integer, integer, text)'::regprocedure) as definition`,
+    );
+    // The statement computes every score with this function: it now fails instead.
+    await connection.execute(`create or replace function native_score(v integer, total integer, kind text)
+      returns double precision language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
+    let res: request.Response;
+    try {
+      res = await request(t.app).get('/manga/berserk').set('X-Request-Id', 'read-failure-1');
+    } finally {
+      await connection.execute(definition);
+    }
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ message: expect.any(String), code: 'system:internal_error' });
+    const logged = unexpected();
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 50, reqId: 'read-failure-1', requestId: 'read-failure-1' });
     expect(JSON.stringify(logged[0].err)).toContain('injected failure');
   });
 
