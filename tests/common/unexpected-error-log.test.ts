@@ -2,33 +2,21 @@ import pino from 'pino';
 import request from 'supertest';
 import { restRoutes } from '../../src/rest/routes';
 import { buildAnime, buildManga, buildToken, buildUser } from '../factories';
+import { withFailingActionRecords } from '../setup/db';
 import { useTestApp } from '../setup/harness';
 
 /**
  * An unexpected failure (a database error injected into the last write of
- * PUT /watch/{slug}, or into a compiled read's statement) is masked as `system:internal_error` and logged once, at error,
- * with the request's id and the cause's stack: over REST, which passes its context
- * along, and over `/graphql`, whose error formatter finds it in the request scope.
+ * PUT /watch/{slug}, or into a compiled read's statement) is masked as
+ * `system:internal_error` and logged once, at error, with the request's id and the
+ * cause's stack: over REST, which passes its context along, and over `/graphql`, whose
+ * error formatter finds it in the request scope.
  */
 const lines: Record<string, unknown>[] = [];
 const log = pino({ level: 'error' }, { write: (line: string) => lines.push(JSON.parse(line)) });
 const t = useTestApp(undefined, log);
 
 const saveWatchEntry = restRoutes.find((route) => route.method === 'PUT' && route.path === '/watch/{slug}')!;
-
-async function failingWrites<T>(run: () => Promise<T>): Promise<T> {
-  const connection = t.orm.em.getConnection();
-  await connection.execute(`create function test_fail_action() returns trigger language plpgsql as $$
-    begin raise exception 'injected failure'; end $$`);
-  await connection.execute(`create trigger test_fail_action before insert on action_record
-    for each row execute function test_fail_action()`);
-  try {
-    return await run();
-  } finally {
-    await connection.execute('drop trigger test_fail_action on action_record');
-    await connection.execute('drop function test_fail_action()');
-  }
-}
 
 describe('an unexpected failure', () => {
   beforeEach(() => {
@@ -47,7 +35,7 @@ describe('an unexpected failure', () => {
 
   it('over REST: answered 500 system:internal_error, logged once with the request id and the stack', async () => {
     const token = await caller();
-    const res = await failingWrites(() =>
+    const res = await withFailingActionRecords(t.orm, () =>
       request(t.app)
         .put('/watch/frieren')
         .set('auth', token)
@@ -88,7 +76,7 @@ describe('an unexpected failure', () => {
 
   it('over /graphql: the same code in extensions, logged once with the request id and the stack', async () => {
     const token = await caller();
-    const res = await failingWrites(() =>
+    const res = await withFailingActionRecords(t.orm, () =>
       request(t.app)
         .post('/graphql')
         .set('auth', token)

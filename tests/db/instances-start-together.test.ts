@@ -74,21 +74,25 @@ const logged = (instances: Instance[], message: string) =>
   instances.flatMap((instance) => instance.lines).filter((line) => line.includes(`"msg":"${message}"`))
     .length;
 
-describe('several instances started at once on an empty database', () => {
-  const name = `${testDatabasePrefix()}fresh_w${process.env.JEST_WORKER_ID ?? '1'}`;
+/** A database of its own for the enclosing describe block: empty before it, dropped after. */
+function useEmptyDatabase(label: string): string {
+  const name = `${testDatabasePrefix()}${label}_w${process.env.JEST_WORKER_ID ?? '1'}`;
   let admin: pg.Client;
-
   beforeAll(async () => {
     admin = new pg.Client({ connectionString: adminUrl() });
     await admin.connect();
     await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`);
     await ensureDatabase(adminUrl(), name);
   });
-
   afterAll(async () => {
     await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`);
     await admin.end();
   });
+  return name;
+}
+
+describe('several instances started at once on an empty database', () => {
+  const name = useEmptyDatabase('fresh');
 
   it('all become ready; the migrations and the demo data load ran once, by one of them', async () => {
     const instances = [startInstance(databaseUrl(name)), startInstance(databaseUrl(name))];
@@ -157,19 +161,7 @@ describe('several instances started at once on an empty database', () => {
 });
 
 describe('an instance whose port is taken', () => {
-  const name = `${testDatabasePrefix()}port_w${process.env.JEST_WORKER_ID ?? '1'}`;
-  let admin: pg.Client;
-
-  beforeAll(async () => {
-    admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await ensureDatabase(adminUrl(), name);
-  });
-
-  afterAll(async () => {
-    await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`);
-    await admin.end();
-  });
+  const name = useEmptyDatabase('port');
 
   it('exits with the reason instead of announcing URLs it does not serve', async () => {
     const holder = createServer();

@@ -6,6 +6,7 @@ import { restRoutes } from '../../src/rest/routes';
 import { buildAnime, buildToken, buildUser, buildWatchEntry } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { ANIME_SUMMARY, keysOf, shapeProblems, WATCH_ENTRY } from '../setup/contract-shapes';
+import { withFailingActionRecords } from '../setup/db';
 import { useTestApp } from '../setup/harness';
 import { asObject, seconds, sortedKeys, type Json } from '../setup/json';
 import { expectBetween, listEntryProbes } from './list-entry-probes';
@@ -290,20 +291,12 @@ describe('PUT /watch/{slug}', () => {
   it('writes nothing when the transaction fails at its last statement', async () => {
     const { as, user, anime } = await setup();
     await put('frieren', { status: 'watching', score: 4 }, as);
-    const connection = t.orm.em.getConnection();
     // A failure injected into the action record insert, the last write of the request.
-    await connection.execute(`create function test_fail_action() returns trigger language plpgsql as $$
-      begin raise exception 'injected failure'; end $$`);
-    await connection.execute(`create trigger test_fail_action before insert on action_record
-      for each row execute function test_fail_action()`);
-    try {
-      const res = await put('frieren', { status: 'completed', score: 9, note: 'lost' }, as);
-      expect(res.status).toBe(500);
-      expect(res.body.code).toBe('system:internal_error');
-    } finally {
-      await connection.execute('drop trigger test_fail_action on action_record');
-      await connection.execute('drop function test_fail_action()');
-    }
+    const res = await withFailingActionRecords(t.orm, () =>
+      put('frieren', { status: 'completed', score: 9, note: 'lost' }, as),
+    );
+    expect(res.status).toBe(500);
+    expect(res.body.code).toBe('system:internal_error');
     expect(await storedEntry(user)).toMatchObject({
       status: 'watching',
       score: 4,
@@ -312,9 +305,9 @@ describe('PUT /watch/{slug}', () => {
     });
     const title = await t.orm.em.fork().findOneOrFail(Anime, { reference: anime.reference });
     expect(title).toMatchObject({ native_scored_by: 1, native_score_total: 4 });
-    const [baseline] = await connection.execute(
-      `select total::int, count from native_score_baseline where content_type = 'anime'`,
-    );
+    const [baseline] = await t.orm.em
+      .getConnection()
+      .execute(`select total::int, count from native_score_baseline where content_type = 'anime'`);
     expect(baseline).toEqual({ total: 4, count: 1 });
   });
 

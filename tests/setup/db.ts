@@ -55,3 +55,21 @@ export async function resetDatabase(orm: MikroORM): Promise<void> {
     `set session_replication_role = replica; ${tableList.join(' ')} set session_replication_role = origin;`,
   );
 }
+
+/**
+ * Runs `run` while every insert into `action_record` (the last write of a list or
+ * comment request) fails with a database error whose message says `injected failure`.
+ */
+export async function withFailingActionRecords<T>(orm: MikroORM, run: () => Promise<T>): Promise<T> {
+  const connection = orm.em.getConnection();
+  await connection.execute(`create function test_fail_action() returns trigger language plpgsql as $$
+    begin raise exception 'injected failure'; end $$`);
+  await connection.execute(`create trigger test_fail_action before insert on action_record
+    for each row execute function test_fail_action()`);
+  try {
+    return await run();
+  } finally {
+    await connection.execute('drop trigger test_fail_action on action_record');
+    await connection.execute('drop function test_fail_action()');
+  }
+}
