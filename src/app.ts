@@ -1,10 +1,10 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { parseCookie } from 'cookie';
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import express from 'express';
 import type { Logger } from 'pino';
 import { type AccountServices, createAccountServices } from './accounts/account-services';
 import { AppError, languageOf, validationError } from './common/errors/app-error';
@@ -21,7 +21,16 @@ import { attachSubscriptions } from './graphql/subscriptions';
 import type { NotificationBus } from './notifications/live/notification-bus';
 import { startLiveNotifications } from './notifications/live/notification-feed';
 import { playgroundRouter } from './graphql/playground';
-import { contextOf, readJsonBody, sendError, sendRequestError } from './http';
+import {
+  contextOf,
+  type Handler,
+  headerOf,
+  readJsonBody,
+  sendError,
+  sendJson,
+  sendRequestError,
+  setContext,
+} from './http';
 import { graphqlMethods, optionsHandler, rejectBrokenEncoding } from './http/methods';
 import { corsMiddleware } from './http/cors';
 import { startRequestLog } from './http/request-log';
@@ -46,7 +55,12 @@ export interface AppDependencies {
 }
 
 export interface App {
-  app: express.Express;
+  /**
+   * The request listener: the REST door answers the REST table's paths on Node's own
+   * request and response; everything else (GraphQL, the playground, the docs, the
+   * health checks, unknown paths) goes to express.
+   */
+  app: RequestListener;
   apollo: ApolloServer<RequestContext>;
   /** Carries notification events between instances (the new-episode job publishes too). */
   notifications: NotificationBus;
@@ -59,15 +73,15 @@ export interface App {
  * The raw token: a non-empty `auth` header wins over the `auth` cookie (semantics §1.2).
  * The `Cookie` header is parsed only when there is no such header; nothing else reads it.
  */
-function rawTokenOf(req: express.Request): string | undefined {
-  const header = req.get('auth');
+function rawTokenOf(req: IncomingMessage): string | undefined {
+  const header = headerOf(req, 'auth');
   if (header) return header;
   const cookies = req.headers.cookie;
   const cookie = cookies ? parseCookie(cookies).auth : undefined;
   return cookie ? cookie : undefined;
 }
 
-/** Builds the express application (without listening): logs, context, GraphQL, REST, errors. */
+/** Builds the application (without listening): logs, context, REST, GraphQL, errors. */
 export async function buildApp({
   orm,
   config,
@@ -101,23 +115,32 @@ export async function buildApp({
   await apollo.start();
   const live = await startLiveNotifications(orm, config.redisUrl, log);
 
+  const table = new RouteTable(routes);
+  const rateLimit = createRateLimit(config, log, table);
+  const cors = corsMiddleware(config);
+  // Every request: its context and log line, CORS, the time limit.
+  const opening = series(
+    requestContext(orm, accounts, log, live.bus),
+    ...(cors ? [cors] : []),
+    requestTimeout(config.requestTimeoutMs),
+  );
+
+  // The REST paths, the busiest door, skip express: its router and its request and
+  // response prototypes cost more per request than the cheapest reads themselves.
+  const restDoor = series(
+    opening,
+    rateLimit.handler,
+    optionsHandler(table),
+    restRouter(table, new OperationRunner(schema, limitValues, orm.getMetadata()), config.cacheMaxAgeSeconds),
+  );
+
   const app = express();
   app.disable('x-powered-by');
   app.set('strict routing', true);
   app.set('case sensitive routing', true);
+  app.use(opening);
 
-  const cors = corsMiddleware(config);
-  app.use(
-    series(
-      requestContext(orm, accounts, log, live.bus),
-      ...(cors ? [cors] : []),
-      requestTimeout(config.requestTimeoutMs),
-    ),
-  );
-
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
+  app.get('/healthz', (_req, res) => sendJson(res, 200, { status: 'ok' }));
   // Ready while the primary answers; replicas are reported, and one that is down is skipped.
   app.get('/readyz', async (_req, res) => {
     const [primary, replicas] = await Promise.all([
@@ -128,28 +151,14 @@ export async function buildApp({
         .catch(() => 'unavailable' as const),
       checkReplicas(orm),
     ]);
-    res
-      .status(primary === 'ok' ? 200 : 503)
-      .json({ status: primary, ...(replicas.length > 0 && { replicas }) });
+    sendJson(res, primary === 'ok' ? 200 : 503, {
+      status: primary,
+      ...(replicas.length > 0 && { replicas }),
+    });
   });
 
   // After the health checks: they are never rate limited.
-  const table = new RouteTable(routes);
-  const rateLimit = createRateLimit(config, log, table);
-  // The REST paths share no prefix with the pages below; the busiest door comes first.
-  app.use(
-    series(
-      rateLimit.handler,
-      rejectBrokenEncoding,
-      optionsHandler(table),
-      restRouter(
-        table,
-        new OperationRunner(schema, limitValues, orm.getMetadata()),
-        config.cacheMaxAgeSeconds,
-      ),
-    ),
-  );
-
+  app.use(series(rateLimit.handler, rejectBrokenEncoding, optionsHandler(table)));
   app.use(playgroundRouter());
   app.all('/graphql', graphqlMethods);
   app.post(
@@ -157,21 +166,29 @@ export async function buildApp({
     readJsonBody((req, res) => sendRequestError(req, res, validationError('body'))),
   );
   // Exactly /graphql: anything below it (a trailing slash, unknown assets) is the app's 404.
-  const graphql = expressMiddleware(apollo, { context: async ({ res }) => contextOf(res) });
+  const graphql = expressMiddleware(apollo, { context: async ({ req }) => contextOf(req) });
   // Apollo's error formatter gets no context: it finds the request's facts in the scope (only
   // those: an async resource first made inside, a pooled socket say, keeps the scope's value).
   app.all('/graphql', (req, res, next) => {
-    const { requestId, language, log: requestLog } = contextOf(res);
+    const { requestId, language, log: requestLog } = contextOf(req);
     // Returned: express 5 passes a rejection on to the error handler.
     return requestScope.run({ requestId, language, log: requestLog }, () => graphql(req, res, next));
   });
   app.use(openApiRouter(schema, routes));
 
-  app.use((_req, res) => sendError(res, new AppError('system:not_found'), contextOf(res).language));
-  app.use(errorHandler);
+  app.use((req, res) => sendError(res, new AppError('system:not_found'), contextOf(req).language));
+  app.use((error: unknown, req: IncomingMessage, res: ServerResponse, _next: unknown) =>
+    answerError(error, req, res),
+  );
+
+  const listener: RequestListener = (req, res) => {
+    if (!table.matchRequest(req)) return void app(req, res);
+    // Every path the door claims is the REST router's: it answers each, or fails.
+    restDoor(req, res, (error) => answerError(error ?? new Error('REST request left unanswered'), req, res));
+  };
 
   return {
-    app,
+    app: listener,
     apollo,
     notifications: live.bus,
     attach: (server) =>
@@ -202,10 +219,10 @@ function requestContext(
   accounts: AccountServices,
   log: Logger,
   notifications: NotificationBus,
-): RequestHandler {
+): Handler {
   return (req, res, next) => {
     const request = startRequestLog(req, res, log);
-    const language = languageOf(req.get('accept-language'));
+    const language = languageOf(headerOf(req, 'accept-language'));
     const context = new RequestContext(
       orm.em,
       request.id,
@@ -213,20 +230,20 @@ function requestContext(
       request.log,
       rawTokenOf(req),
       accounts,
-      req.get('captcha'),
+      headerOf(req, 'captcha'),
       notifications,
     );
-    res.locals.context = context;
+    setContext(req, context);
     next();
   };
 }
 
 /** 408 `timeout` when a request runs past the configured time; its mutation, if any, then rolls back. */
-function requestTimeout(ms: number): RequestHandler {
+function requestTimeout(ms: number): Handler {
   return (req, res, next) => {
     const timer = setTimeout(() => {
       // A mutation whose commit is under way is answered by the commit's outcome instead.
-      if (!res.headersSent && contextOf(res).transaction.expire())
+      if (!res.headersSent && contextOf(req).transaction.expire())
         sendRequestError(req, res, new AppError('timeout'));
     }, ms);
     timer.unref();
@@ -236,15 +253,16 @@ function requestTimeout(ms: number): RequestHandler {
 }
 
 /**
- * An oversized body (413) and anything else that reached express. An answer already
+ * An oversized body (413) and any other error a handler passed on. An answer already
  * given stays: a request answered 408 whose operation ends later (Apollo then finds the
- * headers sent) is not an error; one cut short mid-answer is closed by express.
+ * headers sent) is not an error; one cut short mid-answer is closed.
  */
-const errorHandler: ErrorRequestHandler = (error: { type?: unknown }, req, res, next) => {
+function answerError(error: unknown, req: IncomingMessage, res: ServerResponse): void {
   if (res.headersSent) {
-    if (!res.writableEnded) next(error);
+    if (!res.writableEnded) res.destroy();
     return;
   }
-  if (error.type === 'entity.too.large') sendRequestError(req, res, new AppError('system:payload_too_large'));
-  else sendRequestError(req, res, asAppError(error, contextOf(res)));
-};
+  if ((error as { type?: unknown }).type === 'entity.too.large')
+    sendRequestError(req, res, new AppError('system:payload_too_large'));
+  else sendRequestError(req, res, asAppError(error, contextOf(req)));
+}

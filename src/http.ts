@@ -1,15 +1,62 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
+import bodyParser from 'body-parser';
+import etag from 'etag';
+import fresh from 'fresh';
+import parseUrl from 'parseurl';
 import type { AppError, Language } from './common/errors/app-error';
 import { errorBody } from './common/errors/render';
 import type { RequestContext } from './context';
 import { RETRY_AFTER_SECONDS } from './db/unavailable';
 
 /**
+ * The HTTP parts shared by the REST door (src/app.ts), which answers on Node's own request
+ * and response, and by express, whose request and response extend them. They read and
+ * write nothing express adds, so one handler serves both.
+ */
+export type Next = (error?: unknown) => void;
+export type Handler = (req: IncomingMessage, res: ServerResponse, next: Next) => unknown;
+
+/** The request's path, without the query string (an absolute-form target gives its path). */
+export function pathOf(req: IncomingMessage): string {
+  return parseUrl(req)?.pathname ?? '/';
+}
+
+/** The query parameters, parsed as express's default ("simple") query parser does. */
+export function queryOf(req: IncomingMessage): Record<string, unknown> {
+  const query = parseUrl(req)?.query;
+  return typeof query === 'string' ? parseQueryString(query) : {};
+}
+
+/** A request header as one string (repeated headers are joined by Node). */
+export function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+const contexts = new WeakMap<IncomingMessage, RequestContext>();
+
+/** Attaches the request's context (src/app.ts does, first thing). */
+export function setContext(req: IncomingMessage, context: RequestContext): void {
+  contexts.set(req, context);
+}
+
+/** The request context that app.ts attached to the request. */
+export function contextOf(req: IncomingMessage): RequestContext {
+  return contexts.get(req)!;
+}
+
+/** The JSON body `readJsonBody` parsed; undefined when there is none or it could not be read. */
+export function bodyOf(req: IncomingMessage): unknown {
+  return (req as { body?: unknown }).body;
+}
+
+/**
  * The JSON body parser: bodies up to 1 MiB, any JSON value. An empty or whitespace-only
  * body is refused (body-parser would read it as `{}`, which means "apply the defaults",
  * semantics §7.3).
  */
-const parseJsonBody = express.json({
+const parseJsonBody = bodyParser.json({
   limit: '1mb',
   strict: false,
   verify: (_req, _res, body) => {
@@ -23,7 +70,7 @@ const parseJsonBody = express.json({
  * (malformed or empty JSON, an unsupported charset, a broken or unknown content
  * encoding, an aborted upload) names no field and is handed to `refused`.
  */
-export function readJsonBody(refused: RequestHandler): RequestHandler {
+export function readJsonBody(refused: Handler): Handler {
   return (req, res, next) => {
     parseJsonBody(req, res, (error?: unknown) => {
       if (!error) next();
@@ -33,28 +80,39 @@ export function readJsonBody(refused: RequestHandler): RequestHandler {
   };
 }
 
-/** The request context that app.ts attaches to every response's locals. */
-export function contextOf(res: Response): RequestContext {
-  return res.locals.context as RequestContext;
-}
-
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/**
- * Answers 200 with JSON already rendered (an operation's result), as `res.json` would:
- * express still adds the ETag and answers a matching `If-None-Match` with 304. Given
- * bytes with their type set, it neither looks the type up nor re-parses it to add the
- * charset, as it does for a string (work saved on every REST answer, though too small
- * to show in the benchmarks on the development machine).
- */
-export function sendJsonText(res: Response, json: string): void {
-  res.statusCode = 200;
+/** Writes a JSON body with its status, type and length (Node sends no body to a HEAD). */
+function sendJsonBody(res: ServerResponse, status: number, body: Buffer | string): void {
+  res.statusCode = status;
   res.setHeader('Content-Type', JSON_CONTENT_TYPE);
-  res.send(Buffer.from(json));
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/**
+ * Answers 200 with JSON already rendered (an operation's result), with its weak ETag; a
+ * GET or HEAD whose `If-None-Match` matches it is answered 304 without a body.
+ */
+export function sendJsonText(req: IncomingMessage, res: ServerResponse, json: string): void {
+  const body = Buffer.from(json);
+  const tag = etag(body, { weak: true });
+  res.setHeader('ETag', tag);
+  if ((req.method === 'GET' || req.method === 'HEAD') && fresh(req.headers, { etag: tag })) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  sendJsonBody(res, 200, body);
+}
+
+/** Sends `body` as JSON with its status (the health checks, the error bodies). */
+export function sendJson(res: ServerResponse, status: number, body: object): void {
+  sendJsonBody(res, status, JSON.stringify(body));
 }
 
 /** Renders an AppError as the REST error body with its status. */
-export function sendError(res: Response, error: AppError, language: Language): void {
+export function sendError(res: ServerResponse, error: AppError, language: Language): void {
   sendErrorBody(res, error.status, errorBody(error, language));
 }
 
@@ -62,9 +120,9 @@ export function sendError(res: Response, error: AppError, language: Language): v
  * Sends an error body with its status. A 503 (the database cannot be reached) says
  * when to try again.
  */
-export function sendErrorBody(res: Response, status: number, body: object): void {
+export function sendErrorBody(res: ServerResponse, status: number, body: object): void {
   if (status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-  res.status(status).json(body);
+  sendJson(res, status, body);
 }
 
 /**
@@ -72,9 +130,9 @@ export function sendErrorBody(res: Response, status: number, body: object): void
  * limits): as a GraphQL response on `/graphql`, with the code and the REST status in
  * `extensions`, else as the REST error body.
  */
-export function sendRequestError(req: Request, res: Response, error: AppError): void {
-  const language = contextOf(res)?.language ?? 'en';
-  if (req.path !== '/graphql') {
+export function sendRequestError(req: IncomingMessage, res: ServerResponse, error: AppError): void {
+  const language = contexts.get(req)?.language ?? 'en';
+  if (pathOf(req) !== '/graphql') {
     sendError(res, error, language);
     return;
   }

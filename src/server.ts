@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
-import type { Express } from 'express';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createOrm, EMBEDDED_DATA_DIR, migrate, openDatabase } from './db/database';
@@ -15,18 +14,23 @@ import { exampleMangaSlug } from './catalog/catalog.service';
 /** The address could not be taken (a port in use, say); what had started was released. */
 class ListenError extends Error {}
 
-/** Listens on `host:port`; express 5 hands a failure (EADDRINUSE, say) to the callback. */
-function listen(app: Express, host: string, port: number): Promise<Server> {
+/** Listens on `host:port`; rejects with the reason when the address cannot be taken. */
+function listen(app: RequestListener, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (error?: Error) => {
-      if (!error) resolve(server);
-      else if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    const server = createServer(app);
+    const failed = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE')
         reject(
           new ListenError(
             `cannot listen on ${host}:${port}: the address is in use. Stop what holds it, or set PORT (or HOST).`,
           ),
         );
       else reject(new ListenError(error.message));
+    };
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.removeListener('error', failed);
+      resolve(server);
     });
   });
 }

@@ -1,14 +1,15 @@
-import type { Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import vary from 'vary';
 import { contextOf } from '../http';
 import type { RestRoute } from '../rest/route';
 
-type WriteHead = Response['writeHead'];
+type WriteHead = ServerResponse['writeHead'];
 
 /** Runs `decide` once, just before the status line and headers are written. */
-function beforeHeaders(res: Response, decide: (status: number) => void): void {
-  const original = res.writeHead as (...args: unknown[]) => Response;
+function beforeHeaders(res: ServerResponse, decide: (status: number) => void): void {
+  const original = res.writeHead as (...args: unknown[]) => ServerResponse;
   let done = false;
-  res.writeHead = function writeHead(this: Response, ...args: unknown[]) {
+  res.writeHead = function writeHead(this: ServerResponse, ...args: unknown[]) {
     if (!done) {
       done = true;
       decide(typeof args[0] === 'number' ? args[0] : this.statusCode);
@@ -22,16 +23,19 @@ function beforeHeaders(res: Response, decide: (status: number) => void): void {
  * (no raw `auth` header or cookie; the token is never resolved here, semantics §7.20)
  * on a route with authentication `none` or `optional` is `public, max-age=N`; with a
  * token present it is `private, no-store`; errors are `no-store` without an ETag.
- * Express adds the weak ETag of `res.json` bodies and answers a matching
- * `If-None-Match` with 304 (only for GET/HEAD with a 2xx status).
+ * A successful answer carries its weak ETag, and a matching `If-None-Match` is
+ * answered 304 (`sendJsonText`).
  */
-export function cacheHeaders(route: RestRoute, maxAgeSeconds: number): (res: Response) => void {
+export function cacheHeaders(
+  route: RestRoute,
+  maxAgeSeconds: number,
+): (req: IncomingMessage, res: ServerResponse) => void {
   const publicValue = `public, max-age=${maxAgeSeconds}`;
-  return (res) => {
-    const anonymous = !contextOf(res).auth.rawToken;
+  return (req, res) => {
+    const anonymous = !contextOf(req).auth.rawToken;
     beforeHeaders(res, (status) => {
-      res.vary('auth');
-      res.vary('Cookie');
+      vary(res, 'auth');
+      vary(res, 'Cookie');
       const ok = (status >= 200 && status < 300) || status === 304;
       if (!ok) {
         res.removeHeader('ETag');

@@ -1,13 +1,13 @@
 import cors from 'cors';
-import type { RequestHandler } from 'express';
 import type { Config } from '../config';
+import { type Handler, headerOf } from '../http';
 import { RATE_LIMIT_HEADERS } from './rate-limit';
 
 /**
  * CORS for the origins in `CORS_ORIGINS` (`*` for any origin, then without
  * credentials). Without the setting no CORS headers are sent at all.
  */
-export function corsMiddleware(config: Config): RequestHandler | undefined {
+export function corsMiddleware(config: Config): Handler | undefined {
   if (config.corsOrigins.length === 0) return undefined;
   const any = config.corsOrigins.includes('*');
   const handler = cors({
@@ -31,7 +31,7 @@ export function corsMiddleware(config: Config): RequestHandler | undefined {
   // A preflight from an origin the configuration does not allow is no preflight to
   // answer: it goes on to the 405 that any other OPTIONS gets.
   return (req, res, next) => {
-    const origin = req.get('origin');
+    const origin = headerOf(req, 'origin');
     const allowed = origin !== undefined && (any || config.corsOrigins.includes(origin));
     if (req.method === 'OPTIONS' && !allowed) next();
     else handler(req, res, next);

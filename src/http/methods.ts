@@ -1,6 +1,6 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../common/errors/app-error';
-import { sendRequestError } from '../http';
+import { type Handler, pathOf, sendRequestError } from '../http';
 import type { RouteTable } from '../rest/route-table';
 
 /** The methods of `/graphql`: GET (the playground and GET queries, so HEAD too) and POST. */
@@ -14,7 +14,7 @@ export function allowHeader(methods: readonly string[]): string {
 }
 
 /** 405 `system:method_not_allowed` with `Allow`, for a known path and a method it does not serve. */
-export function refuseMethod(req: Request, res: Response, allow: string): void {
+export function refuseMethod(req: IncomingMessage, res: ServerResponse, allow: string): void {
   res.setHeader('Allow', allow);
   sendRequestError(req, res, new AppError('system:method_not_allowed'));
 }
@@ -22,8 +22,8 @@ export function refuseMethod(req: Request, res: Response, allow: string): void {
 const GRAPHQL_ALLOW = allowHeader(GRAPHQL_METHODS);
 
 /** `/graphql` with any method but GET, HEAD and POST: 405 (Apollo itself would fail without a body). */
-export const graphqlMethods: RequestHandler = (req, res, next) => {
-  if (GRAPHQL_METHODS.includes(req.method)) next();
+export const graphqlMethods: Handler = (req, res, next) => {
+  if (GRAPHQL_METHODS.includes(req.method ?? '')) next();
   else refuseMethod(req, res, GRAPHQL_ALLOW);
 };
 
@@ -31,11 +31,11 @@ export const graphqlMethods: RequestHandler = (req, res, next) => {
  * OPTIONS on a known path that is not a CORS preflight the configuration allows (those
  * are answered before): 405 with the full `Allow`; on any other path, 404.
  */
-export function optionsHandler(table: RouteTable): RequestHandler {
+export function optionsHandler(table: RouteTable): Handler {
   return (req, res, next) => {
     if (req.method !== 'OPTIONS') return next();
-    if (req.path === '/graphql') return refuseMethod(req, res, GRAPHQL_ALLOW);
-    const match = table.matchRequest(req, res);
+    if (pathOf(req) === '/graphql') return refuseMethod(req, res, GRAPHQL_ALLOW);
+    const match = table.matchRequest(req);
     if (match && !match.route) refuseMethod(req, res, match.allow);
     else sendRequestError(req, res, new AppError('system:not_found'));
   };
@@ -55,7 +55,7 @@ export function hasBrokenEncoding(path: string): boolean {
 }
 
 /** 404 `system:not_found` for a path with broken %-encoding, before any router decodes its parameters. */
-export const rejectBrokenEncoding: RequestHandler = (req, res, next) => {
-  if (hasBrokenEncoding(req.path)) sendRequestError(req, res, new AppError('system:not_found'));
+export const rejectBrokenEncoding: Handler = (req, res, next) => {
+  if (hasBrokenEncoding(pathOf(req))) sendRequestError(req, res, new AppError('system:not_found'));
   else next();
 };

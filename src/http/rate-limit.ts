@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Redis } from 'ioredis';
 import {
   RateLimiterMemory,
@@ -10,7 +10,7 @@ import {
 import type { Logger } from 'pino';
 import { AppError } from '../common/errors/app-error';
 import type { Config } from '../config';
-import { contextOf, sendRequestError } from '../http';
+import { contextOf, type Handler, type Next, pathOf, sendRequestError } from '../http';
 import type { RouteTable } from '../rest/route-table';
 import { hasBrokenEncoding } from './methods';
 
@@ -30,12 +30,13 @@ export interface RateLimit {
    * before the handlers it protects; requests it does not know are keyed as
    * unauthenticated.
    */
-  handler: RequestHandler;
+  handler: Handler;
   /** Closes the Redis connection, if any. */
   close(): Promise<void>;
 }
 
-const ipKey = (req: Request) => `ip:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`;
+// No proxy is trusted: the peer's address is the client's (as express's `req.ip` gives it).
+const ipKey = (req: IncomingMessage) => `ip:${req.socket.remoteAddress ?? 'unknown'}`;
 const tokenKey = (raw: string) => `t:${createHash('sha256').update(raw).digest('base64url')}`;
 
 /**
@@ -56,8 +57,8 @@ const IP_CEILING_FACTOR = 10;
  *   unknown or expired token, or when the look-up fails, so made-up tokens buy no
  *   extra budget and a struggling database does not switch the limit off.
  */
-async function rateLimitKey(req: Request, res: Response, authenticates: boolean): Promise<string> {
-  const { auth } = contextOf(res);
+async function rateLimitKey(req: IncomingMessage, authenticates: boolean): Promise<string> {
+  const { auth } = contextOf(req);
   if (!auth.rawToken) return ipKey(req);
   if (!authenticates) return tokenKey(auth.rawToken);
   const holder = await auth.budgetHolder().catch(() => null);
@@ -71,7 +72,7 @@ interface Policy {
   windowSeconds: number;
 }
 
-function setHeaders(res: Response, policy: Policy, result: RateLimiterRes): void {
+function setHeaders(res: ServerResponse, policy: Policy, result: RateLimiterRes): void {
   const remaining = Math.max(0, policy.points - result.consumedPoints);
   const resetSeconds = Math.max(0, Math.ceil(result.msBeforeNext / 1000));
   // IETF draft-ietf-httpapi-ratelimit-headers (structured-field form).
@@ -83,7 +84,7 @@ function setHeaders(res: Response, policy: Policy, result: RateLimiterRes): void
   res.setHeader('X-RateLimit-Reset', String(Math.ceil((Date.now() + result.msBeforeNext) / 1000)));
 }
 
-function refuse(req: Request, res: Response, retryAfterMs: number): void {
+function refuse(req: IncomingMessage, res: ServerResponse, retryAfterMs: number): void {
   res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
   res.setHeader('Cache-Control', 'no-store');
   sendRequestError(req, res, new AppError('system:rate_limit'));
@@ -122,8 +123,8 @@ export function createRateLimit(config: Config, log: Logger, table: RouteTable):
 
   /** Spends a point of `policy`'s budget under `key`; false when it answered 429. */
   const spend = async (
-    req: Request,
-    res: Response,
+    req: IncomingMessage,
+    res: ServerResponse,
     limiter: RateLimiterAbstract,
     policy: Policy,
     key: string,
@@ -139,11 +140,11 @@ export function createRateLimit(config: Config, log: Logger, table: RouteTable):
     }
   };
 
-  const charge = (req: Request, res: Response, next: () => void, authenticates: boolean) => {
+  const charge = (req: IncomingMessage, res: ServerResponse, next: Next, authenticates: boolean) => {
     const run = async () => {
       // The ceiling first: an exhausted IP is refused before any token look-up.
-      if (contextOf(res).auth.rawToken && !(await spend(req, res, ceilings, ceiling, ipKey(req)))) return;
-      if (await spend(req, res, callers, caller, await rateLimitKey(req, res, authenticates))) next();
+      if (contextOf(req).auth.rawToken && !(await spend(req, res, ceilings, ceiling, ipKey(req)))) return;
+      if (await spend(req, res, callers, caller, await rateLimitKey(req, authenticates))) next();
     };
     run().catch((error: unknown) => {
       // A store failure without a fallback: let the request through rather than fail it here.
@@ -155,11 +156,11 @@ export function createRateLimit(config: Config, log: Logger, table: RouteTable):
   // GraphQL and the REST routes with authentication resolve the token; a known path with
   // a method it lacks (a 405), an unknown one, and one with broken %-encoding (app.ts
   // answers 404 before any route decodes its parameters) do not.
-  const handler: RequestHandler = (req, res, next) => {
-    const { path } = req;
+  const handler: Handler = (req, res, next) => {
+    const path = pathOf(req);
     if (path === '/graphql') return charge(req, res, next, true);
     if (hasBrokenEncoding(path)) return charge(req, res, next, false);
-    const route = table.matchRequest(req, res)?.route;
+    const route = table.matchRequest(req)?.route;
     charge(req, res, next, route !== undefined && route.auth !== 'none');
   };
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { pathOf } from '../http';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Probes, polled all day long: never logged. */
@@ -13,22 +14,24 @@ const UNLOGGED = new Set(['/healthz', '/readyz']);
  * as `err` (its cause is logged where it is caught, once, with its stack if unexpected).
  * Nothing else is read or serialized per request, so a level above info costs nothing.
  */
-export function startRequestLog(req: Request, res: Response, log: Logger): { id: string; log: Logger } {
+export function startRequestLog(
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: Logger,
+): { id: string; log: Logger } {
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
   res.setHeader('X-Request-Id', id);
   const requestLog = log.child({ reqId: id });
-  if (log.isLevelEnabled('info') && !UNLOGGED.has(req.path)) {
+  if (log.isLevelEnabled('info') && !UNLOGGED.has(pathOf(req))) {
     const started = Date.now();
+    // Read now: express rewrites `req.url` inside mounted routers.
+    const { method, url } = req;
     const ended = () => {
       res.removeListener('finish', ended);
       res.removeListener('close', ended);
       const { statusCode } = res;
-      const line = {
-        req: { method: req.method, url: req.originalUrl },
-        res: { statusCode },
-        responseTime: Date.now() - started,
-      };
+      const line = { req: { method, url }, res: { statusCode }, responseTime: Date.now() - started };
       if (statusCode >= 500)
         requestLog.error({ ...line, err: `failed with status code ${statusCode}` }, 'request errored');
       else requestLog.info(line, 'request completed');

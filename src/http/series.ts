@@ -1,13 +1,13 @@
-import type { RequestHandler } from 'express';
+import type { Handler } from '../http';
 
 /**
- * The handlers as one middleware, run in order as `app.use` would run them: each
- * `next()` goes on to the following one, an error (passed or thrown or rejected)
- * goes to the app's error handling, and after the last the app's next layer runs.
- * Express's router pays a layer's matching and bookkeeping for every `app.use`, on
- * every request; every request passes these, so they are one layer.
+ * The handlers as one, run in order as `app.use` would run them: each `next()` goes
+ * on to the following one, an error (passed or thrown or rejected) goes to `next`'s
+ * error handling, and after the last `next()` runs. Express's router pays a layer's
+ * matching and bookkeeping for every `app.use`, on every request; the REST door has
+ * no router at all.
  */
-export function series(...handlers: readonly RequestHandler[]): RequestHandler {
+export function series(...handlers: readonly Handler[]): Handler {
   return (req, res, next) => {
     let index = 0;
     const step = (error?: unknown): void => {

@@ -1,7 +1,16 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { asAppError } from '../common/errors/render';
 import type { OperationRunner, PreparedOperation } from '../graphql/runner';
-import { contextOf, readJsonBody, sendError, sendJsonText } from '../http';
+import {
+  bodyOf,
+  contextOf,
+  type Handler,
+  type Next,
+  queryOf,
+  readJsonBody,
+  sendError,
+  sendJsonText,
+} from '../http';
 import { cacheHeaders } from '../http/caching';
 import { refuseMethod } from '../http/methods';
 import { validateRouteInput } from './input-validation';
@@ -9,10 +18,7 @@ import type { RestRoute, RouteInput } from './route';
 import type { RouteTable } from './route-table';
 
 /** A body that cannot be read is left undefined, for the body schema to report (after authentication). */
-const jsonBody = readJsonBody((req, _res, next) => {
-  req.body = undefined;
-  next();
-});
+const jsonBody = readJsonBody((_req, _res, next) => next());
 
 function defaultVariables({ path, query, body }: RouteInput): Record<string, unknown> {
   return { ...path, ...query, ...(body === undefined ? {} : { input: body }) };
@@ -22,26 +28,21 @@ async function runRoute(
   route: RestRoute,
   operation: PreparedOperation,
   runner: OperationRunner,
-  req: Request,
-  res: Response,
+  req: IncomingMessage,
+  res: ServerResponse,
   params: Record<string, string>,
 ): Promise<void> {
-  const ctx = contextOf(res);
+  const ctx = contextOf(req);
   ctx.chooseReads(operation.operation.operation, route.auth === 'none');
   try {
     // Step 1 of the check order: authentication comes before any input check.
     if (route.auth === 'required') await ctx.auth.required();
     if (route.auth === 'optional') await ctx.auth.optional();
-    const input = validateRouteInput(
-      route,
-      params,
-      req.query as Record<string, unknown>,
-      route.body ? req.body : undefined,
-    );
+    const input = validateRouteInput(route, params, queryOf(req), route.body ? bodyOf(req) : undefined);
     const variables = (route.variables ?? defaultVariables)(input);
     const json = await runner.run(operation, variables, ctx);
     // A request answered 408 meanwhile keeps that answer (its mutation rolled back).
-    if (!res.headersSent) sendJsonText(res, json);
+    if (!res.headersSent) sendJsonText(req, res, json);
   } catch (error) {
     const appError = asAppError(error, ctx);
     if (!res.headersSent) sendError(res, appError, ctx.language);
@@ -49,9 +50,9 @@ async function runRoute(
 }
 
 type RouteHandler = (
-  req: Request,
-  res: Response,
-  next: (error?: unknown) => void,
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: Next,
   params: Record<string, string>,
 ) => void;
 
@@ -61,7 +62,7 @@ function routeHandler(route: RestRoute, runner: OperationRunner, cacheMaxAgeSeco
   const setCacheHeaders = route.method === 'GET' ? cacheHeaders(route, cacheMaxAgeSeconds) : undefined;
   return (req, res, next, params) => {
     const run = () => runRoute(route, operation, runner, req, res, params).catch(next);
-    setCacheHeaders?.(res);
+    setCacheHeaders?.(req, res);
     if (!route.body) return void run();
     // An oversized body is passed on, to the app's error handler (413).
     jsonBody(req, res, (error?: unknown) => (error ? next(error) : void run()));
@@ -72,16 +73,12 @@ function routeHandler(route: RestRoute, runner: OperationRunner, cacheMaxAgeSeco
  * The REST door: every route of the table, found by one look-up (literal segments win
  * over parameters); a known path with another method answers 405 with `Allow`.
  */
-export function restRouter(
-  table: RouteTable,
-  runner: OperationRunner,
-  cacheMaxAgeSeconds: number,
-): RequestHandler {
+export function restRouter(table: RouteTable, runner: OperationRunner, cacheMaxAgeSeconds: number): Handler {
   const handlers = new Map(
     table.routes.map((route) => [route, routeHandler(route, runner, cacheMaxAgeSeconds)]),
   );
   return (req, res, next) => {
-    const match = table.matchRequest(req, res);
+    const match = table.matchRequest(req);
     if (!match) next();
     else if (!match.route) refuseMethod(req, res, match.allow);
     else handlers.get(match.route)!(req, res, next, match.params);

@@ -1,5 +1,6 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import FindMyWay from 'find-my-way';
+import { pathOf } from '../http';
 import { allowHeader } from '../http/methods';
 import { expressPath, type RestRoute, routesByPath } from './route';
 
@@ -31,6 +32,9 @@ export class RouteTable {
     maxParamLength: Number.POSITIVE_INFINITY,
   });
 
+  /** Each request's match (null: an unknown path), looked up once. */
+  private readonly matches = new WeakMap<IncomingMessage, RouteMatch | null>();
+
   constructor(readonly routes: readonly RestRoute[]) {
     for (const [path, pathRoutes] of routesByPath(routes)) {
       const entry: PathEntry = {
@@ -46,13 +50,16 @@ export class RouteTable {
 
   /**
    * The route of a request (its method and path), or undefined for an unknown path:
-   * looked up once per request and kept in the response's locals, so that every part
-   * that asks (rate limits, OPTIONS, the REST door) shares it.
+   * looked up once per request and kept, so that every part that asks (the app's door,
+   * rate limits, OPTIONS, the REST router) shares it.
    */
-  matchRequest(req: Request, res: Response): RouteMatch | undefined {
-    const locals = res.locals as { routeMatch?: RouteMatch | null };
-    if (locals.routeMatch === undefined) locals.routeMatch = this.match(req.method, req.path) ?? null;
-    return locals.routeMatch ?? undefined;
+  matchRequest(req: IncomingMessage): RouteMatch | undefined {
+    let match = this.matches.get(req);
+    if (match === undefined) {
+      match = this.match(req.method ?? 'GET', pathOf(req)) ?? null;
+      this.matches.set(req, match);
+    }
+    return match ?? undefined;
   }
 
   /** The route of a method and a path (without the query string), or undefined for an unknown path. */

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import pino from 'pino';
 import { ActionRecord } from '../../src/accounts/action-record.entity';
 import { User } from '../../src/accounts/user.entity';
@@ -14,7 +14,7 @@ export type SentMail = OutgoingMail & { from: string };
 /** The real app on this worker's database, with the mail and log under the test's control. */
 export interface AccountsApp {
   orm: MikroORM;
-  app: Express;
+  app: RequestListener;
   mailer: Mailer;
   /** Emails delivered by the in-memory transport (empty when a real transport is used). */
   sent: SentMail[];

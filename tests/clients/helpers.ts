@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import type { User } from '../../src/accounts/user.entity';
 import type { Client } from '../../src/clients/client.entity';
 import type { RestRoute } from '../../src/rest/route';
@@ -76,7 +76,7 @@ export const validBody = (n = 1) => ({
 });
 
 /** POST /client as `as`; returns the response. */
-export const createVia = (app: Express, body: unknown, as: CallOptions) =>
+export const createVia = (app: RequestListener, body: unknown, as: CallOptions) =>
   rest(app, 'POST', '/client', body, as);
 
 /** GraphQL errors as `{code, status, message}` of the first one. */
@@ -91,7 +91,7 @@ export function firstError(body: { errors?: { message: string; extensions?: Reco
 
 /** Runs a route's own persisted document through /graphql. */
 export const viaGraphQL = (
-  app: Express,
+  app: RequestListener,
   route: RestRoute,
   variables: Record<string, unknown>,
   as: CallOptions = {},

@@ -3,7 +3,7 @@ import { appendFileSync, chmodSync, chownSync, mkdtempSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import pg from 'pg';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
@@ -36,7 +36,7 @@ let primary: EmbeddedDatabase;
 let replica: EmbeddedDatabase;
 let primarySql: pg.Client;
 let orm: MikroORM;
-let app: Express;
+let app: RequestListener;
 let stopApp: () => Promise<void>;
 let token: string;
 let mangaSlug: string;

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -73,7 +73,7 @@ export function useBrowser(): BrowserHarness {
 
   beforeAll(async () => {
     server = await new Promise<Server>((resolve) => {
-      const listening = t.app.listen(0, '127.0.0.1', () => resolve(listening));
+      const listening = createServer(t.app).listen(0, '127.0.0.1', () => resolve(listening));
     });
     harness.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     detachSubscriptions = t.attach(server);

@@ -1,6 +1,6 @@
 import { EntityManager } from '@mikro-orm/core';
 import type DataLoader from 'dataloader';
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import pino from 'pino';
 import { Follow } from '../../src/accounts/follow.entity';
 import { User } from '../../src/accounts/user.entity';
@@ -173,9 +173,9 @@ describe('a mutation answered 408 timeout', () => {
     (route) => route.method === 'PUT' && route.path === '/watch/{slug}',
   )!;
   const answers = {
-    REST: (app: Express, token: string) =>
+    REST: (app: RequestListener, token: string) =>
       rest(app, 'PUT', '/watch/frieren', { status: 'planned' }, { token }),
-    '/graphql': (app: Express, token: string) =>
+    '/graphql': (app: RequestListener, token: string) =>
       gql(app, saveWatchEntry.document, { slug: 'frieren', input: { status: 'planned' } }, { token }),
   };
 

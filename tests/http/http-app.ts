@@ -1,12 +1,12 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import type { Logger } from 'pino';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 
 export interface HttpTestApp {
-  app: Express;
+  app: RequestListener;
   stop(): Promise<void>;
 }
 

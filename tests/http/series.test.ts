@@ -1,47 +1,48 @@
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
+import type { RequestListener } from 'node:http';
 import request from 'supertest';
+import { type Handler, sendJson } from '../../src/http';
 import { series } from '../../src/http/series';
 
-/** An app with `handlers` as one series, then a last layer and an error handler that report what ran. */
-function appWith(...handlers: RequestHandler[]) {
-  const app = express();
-  app.use((_req, res, next) => {
-    res.locals.ran = [];
-    next();
-  });
-  app.use(series(...handlers));
-  app.use((_req, res) => {
-    res.json({ ran: res.locals.ran, reached: 'next layer' });
-  });
-  const onError: ErrorRequestHandler = (error: Error, _req, res, _next) => {
-    res.status(500).json({ ran: res.locals.ran, error: error.message });
-  };
-  app.use(onError);
-  return app;
+/** What the handlers of the running test did, in order. */
+const ran: string[] = [];
+beforeEach(() => {
+  ran.length = 0;
+});
+
+/** A plain Node listener running `handlers` as one series, then reporting how it ended. */
+function listenerWith(...handlers: Handler[]): RequestListener {
+  const run = series(...handlers);
+  return (req, res) =>
+    run(req, res, (error?: unknown) => {
+      if (error) sendJson(res, 500, { ran, error: (error as Error).message });
+      else sendJson(res, 200, { ran, reached: 'next' });
+    });
 }
 
 const step =
-  (name: string): RequestHandler =>
-  (_req, res, next) => {
-    (res.locals.ran as string[]).push(name);
+  (name: string): Handler =>
+  (_req, _res, next) => {
+    ran.push(name);
     next();
   };
 
 describe('series', () => {
-  it('runs the handlers in order, then the next layer', async () => {
-    const res = await request(appWith(step('a'), step('b'), step('c'))).get('/');
-    expect(res.body).toEqual({ ran: ['a', 'b', 'c'], reached: 'next layer' });
+  it('runs the handlers in order, then next', async () => {
+    const res = await request(listenerWith(step('a'), step('b'), step('c'))).get('/');
+    expect(res.body).toEqual({ ran: ['a', 'b', 'c'], reached: 'next' });
   });
 
   it('stops where a handler answers', async () => {
-    const answer: RequestHandler = (_req, res) => {
-      res.status(204).end();
+    const answer: Handler = (_req, res) => {
+      res.statusCode = 204;
+      res.end();
     };
-    const res = await request(appWith(step('a'), answer, step('never'))).get('/');
+    const res = await request(listenerWith(step('a'), answer, step('never'))).get('/');
     expect(res.status).toBe(204);
+    expect(ran).toEqual(['a']);
   });
 
-  it.each<[string, RequestHandler]>([
+  it.each<[string, Handler]>([
     ['passed to next', (_req, _res, next) => next(new Error('passed'))],
     [
       'thrown',
@@ -50,25 +51,25 @@ describe('series', () => {
       },
     ],
     ['rejected', async () => Promise.reject(new Error('rejected'))],
-  ])('sends an error %s to the error handler, skipping the rest', async (_how, failing) => {
-    const res = await request(appWith(step('a'), failing, step('never'))).get('/');
+  ])('sends an error %s to next, skipping the rest', async (_how, failing) => {
+    const res = await request(listenerWith(step('a'), failing, step('never'))).get('/');
     expect(res.status).toBe(500);
     expect(res.body.ran).toEqual(['a']);
     expect(res.body.error).toMatch(/passed|thrown|rejected/);
   });
 
   it('goes on after an asynchronous next', async () => {
-    const later: RequestHandler = async (_req, res, next) => {
+    const later: Handler = async (_req, _res, next) => {
       await new Promise((done) => setImmediate(done));
-      (res.locals.ran as string[]).push('later');
+      ran.push('later');
       next();
     };
-    const res = await request(appWith(later, step('b'))).get('/');
-    expect(res.body).toEqual({ ran: ['later', 'b'], reached: 'next layer' });
+    const res = await request(listenerWith(later, step('b'))).get('/');
+    expect(res.body).toEqual({ ran: ['later', 'b'], reached: 'next' });
   });
 
-  it('with no handlers, goes straight to the next layer', async () => {
-    const res = await request(appWith()).get('/');
-    expect(res.body).toEqual({ ran: [], reached: 'next layer' });
+  it('with no handlers, goes straight to next', async () => {
+    const res = await request(listenerWith()).get('/');
+    expect(res.body).toEqual({ ran: [], reached: 'next' });
   });
 });

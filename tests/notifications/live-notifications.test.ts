@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Express } from 'express';
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { User } from '../../src/accounts/user.entity';
@@ -28,7 +27,7 @@ jest.setTimeout(60_000);
 
 interface Instance {
   orm: MikroORM;
-  app: Express;
+  app: RequestListener;
   built: Awaited<ReturnType<typeof buildApp>>;
   url: string;
   close(): Promise<void>;

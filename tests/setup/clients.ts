@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import request from 'supertest';
 
 export interface CallOptions {
@@ -17,7 +17,7 @@ function withOptions(test: request.Test, options: CallOptions): request.Test {
 
 /** A REST call: `rest(app, 'GET', '/manga/x', {token})`. */
 export function rest(
-  app: Express,
+  app: RequestListener,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD' | 'PATCH',
   path: string,
   body?: unknown,
@@ -30,7 +30,7 @@ export function rest(
 
 /** A GraphQL call as a frontend sends it: plain JSON POST to /graphql. */
 export function gql(
-  app: Express,
+  app: RequestListener,
   query: string,
   variables: Record<string, unknown> = {},
   options: CallOptions = {},

@@ -1,6 +1,5 @@
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
@@ -10,7 +9,7 @@ import { openTestOrm, QueryCounter, resetDatabase } from './db';
 
 export interface TestApp {
   orm: MikroORM;
-  app: Express;
+  app: RequestListener;
   /** Counts the SQL statements a piece of work sends. */
   queries: QueryCounter;
   /** Empties every table. */
