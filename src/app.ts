@@ -130,7 +130,6 @@ export async function buildApp({
   const restDoor = series(
     opening,
     rateLimit.handler,
-    optionsHandler(table),
     restRouter(table, new OperationRunner(schema, limitValues, orm.getMetadata()), config.cacheMaxAgeSeconds),
   );
 
@@ -158,7 +157,7 @@ export async function buildApp({
   });
 
   // After the health checks: they are never rate limited.
-  app.use(series(rateLimit.handler, rejectBrokenEncoding, optionsHandler(table)));
+  app.use(series(rateLimit.handler, rejectBrokenEncoding, optionsHandler));
   app.use(playgroundRouter());
   app.all('/graphql', graphqlMethods);
   app.post(
@@ -255,11 +254,13 @@ function requestTimeout(ms: number): Handler {
 /**
  * An oversized body (413) and any other error a handler passed on. An answer already
  * given stays: a request answered 408 whose operation ends later (Apollo then finds the
- * headers sent) is not an error; one cut short mid-answer is closed.
+ * headers sent) is not an error; one cut short mid-answer is logged and closed.
  */
 function answerError(error: unknown, req: IncomingMessage, res: ServerResponse): void {
   if (res.headersSent) {
-    if (!res.writableEnded) res.destroy();
+    if (res.writableEnded) return;
+    contextOf(req).log.error({ err: error }, 'failed while answering; connection closed');
+    res.destroy();
     return;
   }
   if ((error as { type?: unknown }).type === 'entity.too.large')

@@ -17,15 +17,31 @@ import { RETRY_AFTER_SECONDS } from './db/unavailable';
 export type Next = (error?: unknown) => void;
 export type Handler = (req: IncomingMessage, res: ServerResponse, next: Next) => unknown;
 
-/** The request's path, without the query string (an absolute-form target gives its path). */
-export function pathOf(req: IncomingMessage): string {
-  return parseUrl(req)?.pathname ?? '/';
+/**
+ * The request's path and query string. An absolute-form target gives its own; one that
+ * cannot be parsed (`http://[::1/x`, which Node's HTTP parser lets through) is kept
+ * whole as its path, so that it names no route and is answered 404.
+ */
+function urlOf(req: IncomingMessage): { pathname: string; query: string } {
+  try {
+    const url = parseUrl(req);
+    return { pathname: url?.pathname ?? '/', query: typeof url?.query === 'string' ? url.query : '' };
+  } catch {
+    return { pathname: req.url ?? '/', query: '' };
+  }
 }
 
-/** The query parameters, parsed as express's default ("simple") query parser does. */
+/** The request's path, without the query string. */
+export function pathOf(req: IncomingMessage): string {
+  return urlOf(req).pathname;
+}
+
+/**
+ * The query parameters, parsed as express's default ("simple") query parser does: into
+ * an object without a prototype, so a parameter named `constructor` is only what was sent.
+ */
 export function queryOf(req: IncomingMessage): Record<string, unknown> {
-  const query = parseUrl(req)?.query;
-  return typeof query === 'string' ? parseQueryString(query) : {};
+  return parseQueryString(urlOf(req).query);
 }
 
 /** A request header as one string (repeated headers are joined by Node). */

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Logger } from 'pino';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { createOrm, EMBEDDED_DATA_DIR, migrate, openDatabase } from './db/database';
@@ -15,7 +16,7 @@ import { exampleMangaSlug } from './catalog/catalog.service';
 class ListenError extends Error {}
 
 /** Listens on `host:port`; rejects with the reason when the address cannot be taken. */
-function listen(app: RequestListener, host: string, port: number): Promise<Server> {
+function listen(app: RequestListener, host: string, port: number, log: Logger): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer(app);
     const failed = (error: NodeJS.ErrnoException) => {
@@ -30,6 +31,8 @@ function listen(app: RequestListener, host: string, port: number): Promise<Serve
     server.once('error', failed);
     server.listen(port, host, () => {
       server.removeListener('error', failed);
+      // Once listening, a server error (too many open files on accept, say) is logged; the service goes on.
+      server.on('error', (error) => log.error({ err: error }, 'server error'));
       resolve(server);
     });
   });
@@ -56,7 +59,7 @@ async function main(): Promise<void> {
   const { app, stop: stopApp, attach, notifications } = await buildApp({ orm, config, log });
   let server: Server;
   try {
-    server = await listen(app, config.host, config.port);
+    server = await listen(app, config.host, config.port, log);
   } catch (error) {
     // What started is released; the listen error is the one reported.
     try {

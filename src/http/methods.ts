@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../common/errors/app-error';
 import { type Handler, pathOf, sendRequestError } from '../http';
-import type { RouteTable } from '../rest/route-table';
 
 /** The methods of `/graphql`: GET (the playground and GET queries, so HEAD too) and POST. */
 const GRAPHQL_METHODS = ['GET', 'HEAD', 'POST'];
@@ -28,24 +27,21 @@ export const graphqlMethods: Handler = (req, res, next) => {
 };
 
 /**
- * OPTIONS on a known path that is not a CORS preflight the configuration allows (those
- * are answered before): 405 with the full `Allow`; on any other path, 404.
+ * OPTIONS outside the REST paths (the REST door answers those 405 with their `Allow`),
+ * when it is not a CORS preflight the configuration allows (answered before): 405 on
+ * `/graphql`, else 404.
  */
-export function optionsHandler(table: RouteTable): Handler {
-  return (req, res, next) => {
-    if (req.method !== 'OPTIONS') return next();
-    if (pathOf(req) === '/graphql') return refuseMethod(req, res, GRAPHQL_ALLOW);
-    const match = table.matchRequest(req);
-    if (match && !match.route) refuseMethod(req, res, match.allow);
-    else sendRequestError(req, res, new AppError('system:not_found'));
-  };
-}
+export const optionsHandler: Handler = (req, res, next) => {
+  if (req.method !== 'OPTIONS') return next();
+  if (pathOf(req) === '/graphql') refuseMethod(req, res, GRAPHQL_ALLOW);
+  else sendRequestError(req, res, new AppError('system:not_found'));
+};
 
 /**
  * Whether the path's %-encoding is broken (`%zz`, a lone `%`, `%FF`): such a path names
  * no resource. Express would fail to decode it as a route parameter (a 500).
  */
-export function hasBrokenEncoding(path: string): boolean {
+function hasBrokenEncoding(path: string): boolean {
   try {
     decodeURIComponent(path);
     return false;

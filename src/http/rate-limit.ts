@@ -12,7 +12,6 @@ import { AppError } from '../common/errors/app-error';
 import type { Config } from '../config';
 import { contextOf, type Handler, type Next, pathOf, sendRequestError } from '../http';
 import type { RouteTable } from '../rest/route-table';
-import { hasBrokenEncoding } from './methods';
 
 /** The headers a caller can read to pace itself (also exposed through CORS). */
 export const RATE_LIMIT_HEADERS: readonly string[] = [
@@ -154,14 +153,10 @@ export function createRateLimit(config: Config, log: Logger, table: RouteTable):
   };
 
   // GraphQL and the REST routes with authentication resolve the token; a known path with
-  // a method it lacks (a 405), an unknown one, and one with broken %-encoding (app.ts
-  // answers 404 before any route decodes its parameters) do not.
+  // a method it lacks (a 405), and every other path, do not.
   const handler: Handler = (req, res, next) => {
-    const path = pathOf(req);
-    if (path === '/graphql') return charge(req, res, next, true);
-    if (hasBrokenEncoding(path)) return charge(req, res, next, false);
     const route = table.matchRequest(req)?.route;
-    charge(req, res, next, route !== undefined && route.auth !== 'none');
+    charge(req, res, next, (route !== undefined && route.auth !== 'none') || pathOf(req) === '/graphql');
   };
 
   return {

@@ -25,7 +25,7 @@ export function startRequestLog(
   const requestLog = log.child({ reqId: id });
   if (log.isLevelEnabled('info') && !UNLOGGED.has(pathOf(req))) {
     const started = Date.now();
-    // Read now: express rewrites `req.url` inside mounted routers.
+    // As the client sent them (a router mounted at a path would rewrite `req.url`).
     const { method, url } = req;
     const ended = () => {
       res.removeListener('finish', ended);

@@ -70,8 +70,9 @@ function routeHandler(route: RestRoute, runner: OperationRunner, cacheMaxAgeSeco
 }
 
 /**
- * The REST door: every route of the table, found by one look-up (literal segments win
- * over parameters); a known path with another method answers 405 with `Allow`.
+ * The REST router: every route of the table, found by one look-up (literal segments win
+ * over parameters); a known path with another method (OPTIONS too, unless CORS answered
+ * it as a preflight) answers 405 with `Allow`.
  */
 export function restRouter(table: RouteTable, runner: OperationRunner, cacheMaxAgeSeconds: number): Handler {
   const handlers = new Map(
