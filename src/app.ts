@@ -24,6 +24,7 @@ import { playgroundRouter } from './graphql/playground';
 import {
   contextOf,
   type Handler,
+  hasReadableTarget,
   headerOf,
   readJsonBody,
   sendError,
@@ -180,10 +181,17 @@ export async function buildApp({
     answerError(error, req, res),
   );
 
+  // A target no URL parser reads (`GET http://[::1/x`, which Node's HTTP parser lets
+  // through) names nothing; express would answer it with its own HTML page.
+  const unreadable = series(opening, rateLimit.handler, (req, res) =>
+    sendRequestError(req, res, new AppError('system:not_found')),
+  );
+
   const listener: RequestListener = (req, res) => {
-    if (!table.matchRequest(req)) return void app(req, res);
-    // Every path the door claims is the REST router's: it answers each, or fails.
-    restDoor(req, res, (error) => answerError(error ?? new Error('REST request left unanswered'), req, res));
+    const door = table.matchRequest(req) ? restDoor : hasReadableTarget(req) ? undefined : unreadable;
+    if (!door) return void app(req, res);
+    // Every request a door takes is answered there, or fails.
+    door(req, res, (error) => answerError(error ?? new Error('request left unanswered'), req, res));
   };
 
   return {

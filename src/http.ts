@@ -17,23 +17,39 @@ import { RETRY_AFTER_SECONDS } from './db/unavailable';
 export type Next = (error?: unknown) => void;
 export type Handler = (req: IncomingMessage, res: ServerResponse, next: Next) => unknown;
 
+interface Target {
+  pathname: string;
+  query: string;
+  /** False for a target no URL parser reads: it names nothing. */
+  readable: boolean;
+}
+
 /**
- * The request's path and query string. An absolute-form target gives its own; one that
- * cannot be parsed (`http://[::1/x`, which Node's HTTP parser lets through) is kept
- * whole as its path, so that it names no route and is answered 404.
+ * The request target's path and query string. An absolute-form target (`GET http://host/x`)
+ * is read by the WHATWG parser; one it cannot read (`http://[::1/x`, which Node's HTTP
+ * parser lets through) is kept whole as its path, so that it names no route.
  */
-function urlOf(req: IncomingMessage): { pathname: string; query: string } {
+function targetOf(req: IncomingMessage): Target {
+  const target = req.url ?? '/';
   try {
-    const url = parseUrl(req);
-    return { pathname: url?.pathname ?? '/', query: typeof url?.query === 'string' ? url.query : '' };
+    if (target.startsWith('/')) {
+      const url = parseUrl(req);
+      return {
+        pathname: url?.pathname ?? '/',
+        query: typeof url?.query === 'string' ? url.query : '',
+        readable: true,
+      };
+    }
+    const url = new URL(target);
+    return { pathname: url.pathname, query: url.search.slice(1), readable: true };
   } catch {
-    return { pathname: req.url ?? '/', query: '' };
+    return { pathname: target, query: '', readable: false };
   }
 }
 
 /** The request's path, without the query string. */
 export function pathOf(req: IncomingMessage): string {
-  return urlOf(req).pathname;
+  return targetOf(req).pathname;
 }
 
 /**
@@ -41,7 +57,12 @@ export function pathOf(req: IncomingMessage): string {
  * an object without a prototype, so a parameter named `constructor` is only what was sent.
  */
 export function queryOf(req: IncomingMessage): Record<string, unknown> {
-  return parseQueryString(urlOf(req).query);
+  return parseQueryString(targetOf(req).query);
+}
+
+/** Whether the request target can be read as a URL at all. */
+export function hasReadableTarget(req: IncomingMessage): boolean {
+  return targetOf(req).readable;
 }
 
 /** A request header as one string (repeated headers are joined by Node). */

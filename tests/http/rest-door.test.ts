@@ -57,7 +57,9 @@ describe('the REST door', () => {
       expect(JSON.parse(origin.body)).toMatchObject({ slug: 'door-manga' });
 
       // Node's parser lets this target through; no URL parser reads it: a 404, and the service goes on.
-      expect((await getTarget(server, 'http://[::1/manga/door-manga')).status).toBe(404);
+      const unreadable = await getTarget(server, 'http://[::1/manga/door-manga');
+      expect(unreadable.status).toBe(404);
+      expect(JSON.parse(unreadable.body)).toEqual({ message: expect.any(String), code: 'system:not_found' });
       expect(await getTarget(server, '/manga/door-manga')).toEqual(origin);
 
       const paged = await getTarget(server, `http://127.0.0.1:${port}/novel/door-novel/characters?size=0`);
