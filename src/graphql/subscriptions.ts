@@ -211,8 +211,13 @@ export function attachSubscriptions(
         if (connection.running === 0 && socket.readyState === socket.OPEN) idleAfter(socket, connection);
       },
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => formattedError(error)),
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((error) => formattedError(error)) } : result,
+      // In the subscription's own context: its language, and its log for an unexpected error.
+      onNext: (_ctx, _id, _payload, args, result) => {
+        const context = args.contextValue as RequestContext;
+        return result.errors
+          ? { ...result, errors: result.errors.map((error) => formattedError(error, context)) }
+          : result;
+      },
       onClose: (ctx) => {
         const connection = (ctx.extra as Extra).connection;
         if (!connection) return;
@@ -251,8 +256,8 @@ function asGraphQLError(error: unknown): GraphQLError {
 }
 
 /** An error as `/graphql` formats it: the catalog `code` in `extensions`. */
-function formattedError(error: GraphQLError): GraphQLError {
-  const formatted = formatGraphQLError(error.toJSON(), error);
+function formattedError(error: GraphQLError, context?: RequestContext): GraphQLError {
+  const formatted = formatGraphQLError(error.toJSON(), error, context);
   return new GraphQLError(formatted.message, {
     path: formatted.path,
     extensions: formatted.extensions,

@@ -4,6 +4,8 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { type Client, createClient } from 'graphql-ws';
+import type { Logger } from 'pino';
+import pino from 'pino';
 import WebSocket from 'ws';
 import type { User } from '../../src/accounts/user.entity';
 import { buildApp } from '../../src/app';
@@ -33,7 +35,7 @@ interface Instance {
   close(): Promise<void>;
 }
 
-async function startInstance(env: Record<string, string> = {}): Promise<Instance> {
+async function startInstance(env: Record<string, string> = {}, log?: Logger): Promise<Instance> {
   const orm = await openTestOrm();
   const config = loadConfig({
     ...process.env,
@@ -42,7 +44,7 @@ async function startInstance(env: Record<string, string> = {}): Promise<Instance
     SUBSCRIPTION_TOKEN_CHECK_SECONDS: '1',
     ...env,
   });
-  const built = await buildApp({ orm, config, log: createLogger(config) });
+  const built = await buildApp({ orm, config, log: log ?? createLogger(config) });
   const server: Server = createServer(built.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const detach = built.attach(server);
@@ -390,6 +392,56 @@ describe('connecting to live notifications', () => {
     await expect(query.next()).rejects.toEqual([
       expect.objectContaining({ extensions: expect.objectContaining({ code: 'system:validation_error' }) }),
     ]);
+  });
+});
+
+describe('an unexpected failure in a subscription', () => {
+  it('is masked as system:internal_error and logged once, with the connection id and the cause', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'error' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const instance = await startInstance({}, log);
+    const connection = instance.orm.em.getConnection();
+    try {
+      await resetDatabase(instance.orm);
+      const user = await buildUser(instance.orm);
+      const token = await buildToken(instance.orm, user);
+      const client = createClient({
+        url: instance.url,
+        webSocketImpl: WebSocket,
+        connectionParams: { auth: token },
+        retryAttempts: 0,
+        lazy: false,
+        onNonLazyError: () => undefined,
+      });
+      opened.push(client);
+      await new Promise<void>((resolve) => client.on('connected', () => resolve()));
+      // Connected; the subscription's own token look-up now fails inside the database.
+      await connection.execute('alter table auth_token rename column secret_hash to secret_hash_hidden');
+      try {
+        const results = client.iterate({ query: counts });
+        const outcome = await results.next().then(
+          (result) => result.value as unknown,
+          (errors: unknown) => ({ errors }),
+        );
+        expect(outcome).toMatchObject({
+          errors: [
+            expect.objectContaining({
+              extensions: expect.objectContaining({ code: 'system:internal_error' }),
+            }),
+          ],
+        });
+        expect(JSON.stringify(outcome)).not.toContain('secret_hash');
+      } finally {
+        await connection.execute('alter table auth_token rename column secret_hash_hidden to secret_hash');
+      }
+      const unexpected = lines.filter((line) => line.msg === 'unexpected error');
+      expect(unexpected).toHaveLength(1);
+      expect(unexpected[0]).toMatchObject({ level: 50, requestId: expect.stringMatching(/^ws-/) });
+      expect(JSON.stringify(unexpected[0].err)).toContain('secret_hash');
+    } finally {
+      await Promise.all(opened.splice(0).map((client) => client.dispose()));
+      await instance.close();
+    }
   });
 });
 

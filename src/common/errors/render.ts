@@ -94,9 +94,15 @@ export function appErrorOf(error: unknown, scope?: ErrorScope): AppError {
  * `extensions.code` and the status the equivalent REST call would answer in
  * `extensions.http.status`. Requests refused before execution keep graphql-js's (or
  * Apollo's) message: `system:validation_error` with HTTP 400 (or Apollo's own 4xx),
- * `system:method_not_allowed` for a mutation sent over GET.
+ * `system:method_not_allowed` for a mutation sent over GET. `scope` (the message
+ * language, and where an unexpected error is logged) is the request scope on `/graphql`;
+ * subscriptions pass their context.
  */
-export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+export function formatGraphQLError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  scope: RequestScope | undefined = requestScope.getStore(),
+): GraphQLFormattedError {
   const original = queryLimitErrorOf(error) ?? appErrorIn(error) ?? unwrapResolverError(error);
   const refused = original instanceof AppError ? undefined : refusalStatus(error, formatted.extensions?.code);
   if (refused !== undefined) {
@@ -107,8 +113,8 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
       extensions: { code, http: { status: refused } },
     };
   }
-  const appError = asAppError(original);
-  const language = requestScope.getStore()?.language ?? 'en';
+  const appError = asAppError(original, scope);
+  const language = scope?.language ?? 'en';
   return {
     message: appError.message_in(language),
     locations: formatted.locations,
