@@ -181,8 +181,8 @@ export async function buildApp({
     answerError(error, req, res),
   );
 
-  // A target no URL parser reads (`GET http://[::1/x`, which Node's HTTP parser lets
-  // through) names nothing; express would answer it with its own HTML page.
+  // An absolute-form target that is no valid URL (`GET http://[::1/x`, which Node's HTTP
+  // parser lets through) names nothing; express would answer it with its own HTML page.
   const unreadable = series(opening, rateLimit.handler, (req, res) =>
     sendRequestError(req, res, new AppError('system:not_found')),
   );

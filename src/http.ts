@@ -25,25 +25,25 @@ interface Target {
 }
 
 /**
- * The request target's path and query string. An absolute-form target (`GET http://host/x`)
- * is read by the WHATWG parser; one it cannot read (`http://[::1/x`, which Node's HTTP
- * parser lets through) is kept whole as its path, so that it names no route.
+ * The request target's path and query string, read as express reads them (parseurl), so
+ * that the REST door and express agree on every path. An absolute-form target
+ * (`GET http://host/x`) must first be a valid URL to the WHATWG parser: one it cannot read
+ * (`http://[::1/x`, `http://host:99999/x`, which Node's HTTP parser lets through) is kept
+ * whole as its path, so that it names no route, and marked unreadable.
  */
 function targetOf(req: IncomingMessage): Target {
   const target = req.url ?? '/';
+  const unreadable = { pathname: target, query: '', readable: false };
+  if (!target.startsWith('/') && !URL.canParse(target)) return unreadable;
   try {
-    if (target.startsWith('/')) {
-      const url = parseUrl(req);
-      return {
-        pathname: url?.pathname ?? '/',
-        query: typeof url?.query === 'string' ? url.query : '',
-        readable: true,
-      };
-    }
-    const url = new URL(target);
-    return { pathname: url.pathname, query: url.search.slice(1), readable: true };
+    const url = parseUrl(req);
+    return {
+      pathname: url?.pathname ?? '/',
+      query: typeof url?.query === 'string' ? url.query : '',
+      readable: true,
+    };
   } catch {
-    return { pathname: target, query: '', readable: false };
+    return unreadable;
   }
 }
 

@@ -20,7 +20,8 @@ export type ErrorScope = Pick<RequestScope, 'requestId' | 'log'>;
  * counted in the outage summary instead of logged with a stack; other unknown failures
  * are logged with the request id and masked as `system:internal_error`, so no
  * internal detail reaches the client. `scope` is the request's context, passed along
- * on REST; on `/graphql` it defaults to the request scope Apollo runs in.
+ * on REST and by subscriptions; on `/graphql` it defaults to the request scope Apollo
+ * runs in.
  */
 export function asAppError(
   error: unknown,
