@@ -302,7 +302,8 @@ async function inspect(url: string, list: Scenario[]) {
 }
 
 async function startService(url: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  // The Node flag of `npm start` (package.json), which bounds the young generation.
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', 'dist/src/main.js'], {
     env: {
       ...process.env,
       DATABASE_URL: url,
