@@ -33,18 +33,20 @@ interface Target {
  */
 function targetOf(req: IncomingMessage): Target {
   const target = req.url ?? '/';
-  const unreadable = { pathname: target, query: '', readable: false };
-  if (!target.startsWith('/') && !URL.canParse(target)) return unreadable;
   try {
-    const url = parseUrl(req);
-    return {
-      pathname: url?.pathname ?? '/',
-      query: typeof url?.query === 'string' ? url.query : '',
-      readable: true,
-    };
+    if (target.startsWith('/') || URL.canParse(target)) {
+      // parseurl keeps its parse on the request: the several readers of a request share it.
+      const url = parseUrl(req);
+      return {
+        pathname: url?.pathname ?? '/',
+        query: typeof url?.query === 'string' ? url.query : '',
+        readable: true,
+      };
+    }
   } catch {
-    return unreadable;
+    // Unreadable as well.
   }
+  return { pathname: target, query: '', readable: false };
 }
 
 /** The request's path, without the query string. */

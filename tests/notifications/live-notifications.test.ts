@@ -3,7 +3,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { type Client, createClient } from 'graphql-ws';
+import { type Client, type ClientOptions, createClient } from 'graphql-ws';
 import type { Logger } from 'pino';
 import pino from 'pino';
 import WebSocket from 'ws';
@@ -79,21 +79,29 @@ interface Live {
 
 const opened: Client[] = [];
 
-/** A graphql-ws client of `url` with `token`, subscribed to `query` at once. */
-function live(url: string, token: string | undefined, query: string): Live {
-  let closedWith: (event: { code: number; reason: string }) => void = () => undefined;
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => (closedWith = resolve));
+/** A graphql-ws client of `url` with `token` that connects at once; disposed after the test. */
+function openClient(url: string, token: string | undefined, on?: ClientOptions['on']): Client {
   const client = createClient({
     url,
     webSocketImpl: WebSocket,
     connectionParams: token === undefined ? {} : { auth: token },
     retryAttempts: 0,
     lazy: false,
-    // Closes are asserted through `closed`; the client would print each to the console.
+    // Closes are asserted through `on.closed`; the client would print each to the console.
     onNonLazyError: () => undefined,
-    on: { closed: (event) => closedWith(event as { code: number; reason: string }) },
+    on,
   });
   opened.push(client);
+  return client;
+}
+
+/** A graphql-ws client of `url` with `token`, subscribed to `query` at once. */
+function live(url: string, token: string | undefined, query: string): Live {
+  let closedWith: (event: { code: number; reason: string }) => void = () => undefined;
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => (closedWith = resolve));
+  const client = openClient(url, token, {
+    closed: (event) => closedWith(event as { code: number; reason: string }),
+  });
   const results = client.iterate({ query });
   // A value not taken before a timeout is the next call's.
   let pending: ReturnType<typeof results.next> | undefined;
@@ -290,16 +298,7 @@ describe('connecting to live notifications', () => {
   it('closes a connection that runs no subscription for SUBSCRIPTION_IDLE_SECONDS with 4408', async () => {
     let closedWith: (event: { code: number }) => void = () => undefined;
     const closed = new Promise<{ code: number }>((resolve) => (closedWith = resolve));
-    const idle = createClient({
-      url: instance.url,
-      webSocketImpl: WebSocket,
-      connectionParams: { auth: token },
-      retryAttempts: 0,
-      lazy: false,
-      onNonLazyError: () => undefined,
-      on: { closed: (event) => closedWith(event as { code: number }) },
-    });
-    opened.push(idle);
+    openClient(instance.url, token, { closed: (event) => closedWith(event as { code: number }) });
     expect(await closed).toMatchObject({ code: 4408 });
   });
 
@@ -405,15 +404,7 @@ describe('an unexpected failure in a subscription', () => {
       await resetDatabase(instance.orm);
       const user = await buildUser(instance.orm);
       const token = await buildToken(instance.orm, user);
-      const client = createClient({
-        url: instance.url,
-        webSocketImpl: WebSocket,
-        connectionParams: { auth: token },
-        retryAttempts: 0,
-        lazy: false,
-        onNonLazyError: () => undefined,
-      });
-      opened.push(client);
+      const client = openClient(instance.url, token);
       await new Promise<void>((resolve) => client.on('connected', () => resolve()));
       // Connected; the subscription's own token look-up now fails inside the database.
       await connection.execute('alter table auth_token rename column secret_hash to secret_hash_hidden');
