@@ -1,5 +1,5 @@
-import type { ConnectionType } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type ConnectionType, FlushMode } from '@mikro-orm/core';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type { OperationTypeNode } from 'graphql';
 import type DataLoader from 'dataloader';
 import type { Logger } from 'pino';
@@ -7,6 +7,7 @@ import type { AccountServices } from './accounts/account-services';
 import { AuthSession } from './common/auth/session';
 import type { Language } from './common/errors/app-error';
 import { readFromReplicas, useOutbox } from './db/entity-manager';
+import { isDatabaseUnavailable } from './db/unavailable';
 import type { LiveConnection } from './notifications/live/notification-feed';
 import type { NotificationBus } from './notifications/live/notification-bus';
 import { Outbox } from './notifications/live/outbox';
@@ -25,6 +26,7 @@ export class RequestTransaction {
   /** Set from the moment the commit is sent: the request's answer is then the commit's outcome. */
   private committing = false;
   private expired = false;
+  private lost: unknown;
 
   /** `em` is read when needed, so that a request that never writes never forks one. */
   constructor(private readonly entityManager: () => EntityManager) {}
@@ -38,8 +40,24 @@ export class RequestTransaction {
   }
 
   async begin(): Promise<void> {
+    this.lost = undefined;
     await this.em.begin();
+    const failure = await failedBegin(this.em);
+    if (failure !== undefined) {
+      this.em.resetTransactionContext();
+      throw failure;
+    }
     this.effects = [];
+  }
+
+  /** The request was answered 408: nothing of it may commit, and no new attempt starts. */
+  get timedOut(): boolean {
+    return this.expired;
+  }
+
+  /** Why the transaction's connection was lost, when a rollback found it gone (the server discarded the work). */
+  get lostConnection(): unknown {
+    return this.lost;
   }
 
   /**
@@ -97,10 +115,25 @@ export class RequestTransaction {
     if (!this.em.isInTransaction()) return;
     try {
       await this.em.rollback();
-    } catch {
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) this.lost = error;
       this.em.resetTransactionContext();
     }
   }
+}
+
+/**
+ * Why `em`'s transaction, just begun, is already over, if it is: knex answers a BEGIN
+ * that failed (its connection was lost) with a transaction complete from the start,
+ * whose every statement would then fail with "Transaction query already complete".
+ */
+async function failedBegin(em: EntityManager): Promise<unknown> {
+  const transaction = em.getTransactionContext<Knex.Transaction>();
+  if (!transaction?.isCompleted()) return undefined;
+  return transaction.executionPromise.then(
+    () => new Error('the transaction ended before it began'),
+    (reason: unknown) => reason,
+  );
 }
 
 /**
@@ -115,7 +148,10 @@ export class RequestContext {
    * The request's fork, made on first use, and where its reads go. Held in an object of
    * its own: Apollo shallow-copies the context, and every copy must share them.
    */
-  private readonly database: { em?: EntityManager; replicaReads: boolean } = { replicaReads: false };
+  private readonly database: { em?: EntityManager; replicaReads: boolean; readOnly: boolean } = {
+    replicaReads: false,
+    readOnly: false,
+  };
   private readonly fork: () => EntityManager;
 
   constructor(
@@ -142,6 +178,7 @@ export class RequestContext {
     this.fork = () => {
       if (!database.em) {
         database.em = sharedEm.fork();
+        if (database.readOnly) database.em.setFlushMode(FlushMode.COMMIT);
         if (database.replicaReads) readFromReplicas(database.em);
         // Published after the request's transaction commits, dropped if it rolls back.
         if (notifications)
@@ -159,13 +196,18 @@ export class RequestContext {
   }
 
   /**
-   * Chooses where the operation reads: an anonymous query (no token sent, or a REST route
-   * that never looks at one) reads from the read replicas, if any, and may see the catalog
-   * a moment behind; everything else reads the primary, so a user always reads their own
-   * writes.
+   * Chooses how the operation reads. A query never flushes its unit of work: whatever an
+   * entity of it holds changed, no later find writes it (reads run concurrently through
+   * DataLoaders, and an automatic flush would open a transaction under them). An
+   * anonymous query (no token sent, or a REST route that never looks at one) reads from
+   * the read replicas, if any, and may see the catalog a moment behind; everything else
+   * reads the primary, so a user always reads their own writes.
    */
   chooseReads(operation: OperationTypeNode, ignoresCaller = false): void {
-    if (operation !== 'query' || (!ignoresCaller && this.auth.rawToken !== undefined)) return;
+    if (operation !== 'query') return;
+    this.database.readOnly = true;
+    this.database.em?.setFlushMode(FlushMode.COMMIT);
+    if (!ignoresCaller && this.auth.rawToken !== undefined) return;
     this.database.replicaReads = true;
     if (this.database.em) readFromReplicas(this.database.em);
   }
@@ -180,12 +222,19 @@ export class RequestContext {
     this.transaction.afterCommit(effect);
   }
 
-  /**
-   * Forgets every DataLoader's cache. The root fields of a mutation run one after
-   * another, and each answers as it would alone: what an earlier one loaded may have
-   * changed since (its own write, or the one before).
-   */
+  /** Forgets every DataLoader's cache (before each root field of a mutation). */
   forgetLoaded(): void {
+    this.loaders.clear();
+  }
+
+  /**
+   * Starts the request's work afresh, for a mutation that PostgreSQL aborted to resolve
+   * a conflict: a new entity manager (nothing of the failed attempt in its identity
+   * map), the caller looked up again, empty DataLoaders.
+   */
+  restart(): void {
+    this.database.em = undefined;
+    this.auth.forget();
     this.loaders.clear();
   }
 

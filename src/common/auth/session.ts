@@ -81,6 +81,12 @@ export class AuthSession {
     return token.client ? { client: token.client.reference } : { token: true };
   }
 
+  /** Forgets the look-up and its outcome: the next question looks the token up again (a mutation run afresh). */
+  forget(): void {
+    this.stored = undefined;
+    this.resolution = undefined;
+  }
+
   private find(): Promise<AuthToken | null> {
     this.stored ??= this.rawToken
       ? this.em.findOne(
@@ -110,18 +116,32 @@ export class AuthSession {
     return { kind: 'ok', viewer: { user, token } };
   }
 
-  /** Slides the expiry and `last_active` only when they are stale, to avoid a write per request. */
+  /**
+   * Slides the expiry and `last_active` only when they are stale, to avoid a write per
+   * request. The refresh is one statement of its own on the primary (inside the request's
+   * transaction when a mutation has one open: a second connection per request could
+   * exhaust the pool under load), never through the unit of work: the loaded token and
+   * user take the new values as their stored state, so nothing is left for a later query
+   * of the request to flush.
+   */
   private async recordUse(token: AuthToken, user: User, now: number): Promise<void> {
-    if (token.expiration.getTime() < now + TOKEN_SLIDING_LIFETIME_MS - SLIDE_SLACK_MS) {
-      const changes = { expiration: new Date(now + TOKEN_SLIDING_LIFETIME_MS), used: new Date(now) };
-      await this.em.nativeUpdate(AuthToken, { reference: token.reference }, changes);
-      Object.assign(token, changes);
-    }
-    if (user.last_active.getTime() <= now - LAST_ACTIVE_STEP_MS) {
-      const last_active = new Date(now);
-      await this.em.nativeUpdate(User, { reference: user.reference }, { last_active });
-      user.last_active = last_active;
-    }
+    const slide = token.expiration.getTime() < now + TOKEN_SLIDING_LIFETIME_MS - SLIDE_SLACK_MS;
+    const activate = user.last_active.getTime() <= now - LAST_ACTIVE_STEP_MS;
+    if (!slide && !activate) return;
+    const at = new Date(now);
+    const expiration = new Date(now + TOKEN_SLIDING_LIFETIME_MS);
+    await this.em.getConnection('write').execute(
+      `with slid as (
+         update auth_token set expiration = ?, used = ? where reference = ? and ?
+       )
+       update "user" set last_active = ? where reference = ? and ? and last_active < ?`,
+      [expiration, at, token.reference, slide, at, user.reference, activate, at],
+      'run',
+      this.em.getTransactionContext(),
+    );
+    if (slide)
+      this.em.merge(AuthToken, { reference: token.reference, expiration, used: at }, { refresh: true });
+    if (activate) this.em.merge(User, { reference: user.reference, last_active: at }, { refresh: true });
   }
 }
 
