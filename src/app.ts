@@ -12,7 +12,7 @@ import { asAppError, formatGraphQLError } from './common/errors/render';
 import { requestScope } from './common/request-scope';
 import type { Config } from './config';
 import { RequestContext } from './context';
-import { databasePlugin } from './graphql/database-plugin';
+import { databasePlugin, forgetLoadedBeforeMutationFields } from './graphql/database-plugin';
 import { requestChecksPlugin } from './graphql/request-checks';
 import { graphqlLimitOptions, graphqlLimitsOf } from './graphql/limits';
 import { OperationRunner } from './graphql/runner';
@@ -95,6 +95,7 @@ export async function buildApp({
   const limits = graphqlLimitOptions<RequestContext>(limitValues);
   // Built once: Apollo executes it, the OpenAPI document is derived from it.
   const schema = await buildAppSchema();
+  forgetLoadedBeforeMutationFields(schema);
   const apollo = new ApolloServer<RequestContext>({
     schema,
     formatError: formatGraphQLError,

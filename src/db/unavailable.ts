@@ -69,6 +69,19 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   return isDatabaseUnavailable(cause, depth + 1);
 }
 
+/**
+ * SQLSTATEs of a transaction that PostgreSQL aborted so that another could go on:
+ * serialization_failure and deadlock_detected. Run again, it may well succeed.
+ */
+const CONFLICT_CODES = new Set(['40001', '40P01']);
+
+/** Whether `error` (or an error it wraps) is a transaction PostgreSQL aborted for a conflict. */
+export function isTransactionConflict(error: unknown, depth = 0): boolean {
+  if (!isErrorLike(error) || depth > 5) return false;
+  if (typeof error.code === 'string' && CONFLICT_CODES.has(error.code)) return true;
+  return isTransactionConflict(error.cause, depth + 1);
+}
+
 /** The driver's own words: MikroORM and knex put the failed SQL, with its values, in front of them. */
 function causeOf(error: unknown): string {
   const message = isErrorLike(error) && typeof error.message === 'string' ? error.message : String(error);

@@ -1,111 +1,164 @@
+import { type ApolloServerPlugin, type GraphQLResponse, HeaderMap } from '@apollo/server';
 import {
-  type ApolloServerPlugin,
-  type GraphQLRequestContextExecutionDidStart,
-  HeaderMap,
-} from '@apollo/server';
-import type { GraphQLFormattedError } from 'graphql';
-import { asAppError, formatGraphQLError } from '../common/errors/render';
-import type { RequestContext, RequestTransaction } from '../context';
-import { RETRY_AFTER_SECONDS } from '../db/unavailable';
+  execute,
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  getVariableValues,
+} from 'graphql';
+import { AppError } from '../common/errors/app-error';
+import { asAppError, formatGraphQLError, originalErrorOf } from '../common/errors/render';
+import type { RequestContext } from '../context';
+import { isTransactionConflict, RETRY_AFTER_SECONDS } from '../db/unavailable';
 
-type Settled = Pick<GraphQLRequestContextExecutionDidStart<RequestContext>, 'contextValue' | 'response'>;
+/**
+ * How many times a mutation runs at most when PostgreSQL aborts its transaction to
+ * resolve a deadlock or a serialization failure; after that it answers 503.
+ */
+export const MUTATION_ATTEMPTS = 4;
 
-/** `error` (a failed begin or commit) as the catalog error it means: unavailable or internal. */
-function formatted(error: unknown, ctx: RequestContext): GraphQLFormattedError {
-  const appError = asAppError(error, ctx);
-  return formatGraphQLError({ message: appError.message }, appError);
+/** A short random pause before attempt `attempt`, growing with each, so that the conflicting transactions drift apart. */
+function pauseBefore(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * (attempt - 1)));
+}
+
+/** A failure the client could not have avoided (internal, unavailable): it leaves the transaction incomplete. */
+function isServerFailure(error: GraphQLError): boolean {
+  const original = originalErrorOf(error);
+  return !(original instanceof AppError) || original.status >= 500;
+}
+
+const isConflict = (error: GraphQLError): boolean => isTransactionConflict(originalErrorOf(error));
+
+/**
+ * Runs a mutation (`execute`, graphql-js's execution of its document) in the request's
+ * one transaction, whatever the door (REST routes, `/graphql`):
+ * - begun before the first root field and committed only after the whole result is
+ *   resolved, so that a write is answered as a success exactly when it committed (and
+ *   one answered 408 never commits); services' own transactions are savepoints in it;
+ * - rolled back when an error the client could not have avoided left it incomplete
+ *   (the result's `data` is then null); business-rule errors commit (each service rolled
+ *   its own savepoint back);
+ * - run again from the start, on a fresh entity manager, when PostgreSQL aborted it for
+ *   a deadlock or a serialization failure, at most {@link MUTATION_ATTEMPTS} times: what
+ *   the last attempt answers then maps to 503 `system:unavailable`.
+ * Throws the AppError of a transaction that could not begin or commit, or whose
+ * connection was lost.
+ */
+export async function executeMutation(
+  ctx: RequestContext,
+  execute: () => Promise<ExecutionResult> | ExecutionResult,
+): Promise<ExecutionResult> {
+  for (let attempt = 1; ; attempt += 1) {
+    if (attempt > 1) {
+      ctx.restart();
+      await pauseBefore(attempt);
+    }
+    const mayRetry = attempt < MUTATION_ATTEMPTS && !ctx.transaction.timedOut;
+    try {
+      await ctx.transaction.begin();
+    } catch (error) {
+      throw asAppError(error, ctx);
+    }
+    let result: ExecutionResult;
+    try {
+      result = await execute();
+    } catch (error) {
+      await ctx.transaction.rollback();
+      throw error;
+    }
+    const errors = result.errors ?? [];
+    if (!errors.some(isServerFailure)) {
+      try {
+        await ctx.transaction.commit();
+        return result;
+      } catch (error) {
+        if (mayRetry && isTransactionConflict(error)) continue;
+        throw asAppError(error, ctx);
+      }
+    }
+    await ctx.transaction.rollback();
+    if (ctx.transaction.lostConnection !== undefined) throw asAppError(ctx.transaction.lostConnection, ctx);
+    if (mayRetry && errors.some(isConflict)) continue;
+    return { ...result, data: null };
+  }
 }
 
 /**
- * Ends a request's transaction once its whole response has been resolved: rolled back
- * when a server failure (internal, unavailable: an error the client could not have
- * avoided) left it incomplete, committed otherwise, business-rule errors included (each
- * service rolled its own savepoint back). Throws when the commit fails.
+ * Makes every root field of a mutation start with empty DataLoaders: the fields run one
+ * after another, and each answers as it would alone (what an earlier one loaded may have
+ * changed since, by its own write or the one before). Wraps the Mutation type's
+ * resolvers once, when the app is built.
  */
-export async function settleTransaction(
-  transaction: RequestTransaction,
-  errors: readonly { status: number }[],
-): Promise<'committed' | 'rolled back'> {
-  if (errors.some((error) => error.status >= 500)) {
-    await transaction.rollback();
-    return 'rolled back';
-  }
-  await transaction.commit();
-  return 'committed';
-}
-
-/** The HTTP status a formatted error carries (formatGraphQLError sets it on every error). */
-function statusOf(error: GraphQLFormattedError): { status: number } {
-  const status = (error.extensions?.http as { status?: unknown } | undefined)?.status;
-  return { status: typeof status === 'number' ? status : 500 };
-}
-
-/** Settles a `/graphql` mutation; a rollback empties the data, a failed commit replaces the response. */
-async function settle({ contextValue, response }: Settled): Promise<void> {
-  const result = response.body?.kind === 'single' ? response.body.singleResult : undefined;
-  if (!result) {
-    await contextValue.transaction.rollback();
-    return;
-  }
-  try {
-    const outcome = await settleTransaction(contextValue.transaction, (result.errors ?? []).map(statusOf));
-    if (outcome === 'rolled back')
-      response.body = { kind: 'single', singleResult: { ...result, data: null } };
-  } catch (error) {
-    response.body = {
-      kind: 'single',
-      singleResult: { data: null, errors: [formatted(error, contextValue)] },
+export function forgetLoadedBeforeMutationFields(schema: GraphQLSchema): void {
+  for (const field of Object.values(schema.getMutationType()?.getFields() ?? {})) {
+    const resolve = field.resolve;
+    if (!resolve) continue;
+    field.resolve = (source, args, context: RequestContext, info) => {
+      context.forgetLoaded();
+      return resolve(source, args, context, info);
     };
   }
 }
 
+/** `errors` formatted as Apollo formats them, with the HTTP status their `extensions.http` ask for. */
+function graphqlResponse(
+  data: ExecutionResult['data'],
+  errors: readonly GraphQLError[] | undefined,
+  ctx: RequestContext,
+): GraphQLResponse {
+  let status: number | undefined;
+  const formatted = errors?.map((error): GraphQLFormattedError => {
+    const { http, ...extensions } = error.extensions;
+    const requested = (http as { status?: unknown } | undefined)?.status;
+    if (typeof requested === 'number') status = requested;
+    return formatGraphQLError({ ...error.toJSON(), extensions }, error, ctx);
+  });
+  return {
+    http: { status, headers: new HeaderMap() },
+    body: { kind: 'single', singleResult: formatted ? { data, errors: formatted } : { data } },
+  };
+}
+
 /**
- * The database's part in every `/graphql` operation (REST routes run theirs through
- * src/graphql/runner.ts, which does the same):
- * - a mutation runs in one transaction on the request's entity manager, begun before
- *   the first root field and committed only after the response is resolved, so that a
- *   write is answered as a success exactly when it committed (and one answered 408
- *   never commits); each of its root fields starts with empty DataLoaders;
- * - a response whose only errors are `system:unavailable` answers HTTP 503 with
- *   `Retry-After`, as REST does.
+ * The database's part in every `/graphql` operation: a mutation runs through
+ * {@link executeMutation}, as REST's do (src/graphql/runner.ts), and its result is the
+ * response; a response whose only errors are `system:unavailable` answers HTTP 503 with
+ * `Retry-After`, as REST does.
  */
 export function databasePlugin(): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
-        // The last hook before execution that may answer instead of it: a transaction
-        // that cannot begin means the database cannot be reached.
-        async responseForOperation({ operation, contextValue }) {
+        // The last hook before execution that may answer instead of it.
+        async responseForOperation({ operation, contextValue, schema, document, request }) {
           // No operation (unknown or ambiguous name): Apollo answers that refusal itself.
           if (!operation) return null;
           contextValue.chooseReads(operation.operation);
           if (operation.operation !== 'mutation') return null;
-          try {
-            await contextValue.transaction.begin();
+          // Variables graphql-js cannot coerce touch no data: Apollo refuses them as for any operation.
+          if (getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}).errors)
             return null;
+          try {
+            const result = await executeMutation(contextValue, () =>
+              execute({
+                schema,
+                document,
+                operationName: request.operationName,
+                variableValues: request.variables,
+                contextValue,
+              }),
+            );
+            return graphqlResponse(result.data, result.errors, contextValue);
           } catch (error) {
-            return {
-              http: { status: undefined, headers: new HeaderMap() },
-              body: { kind: 'single', singleResult: { errors: [formatted(error, contextValue)] } },
-            };
+            const appError = asAppError(error, contextValue);
+            return graphqlResponse(
+              null,
+              [new GraphQLError(appError.message, { originalError: appError })],
+              contextValue,
+            );
           }
-        },
-        async executionDidStart(requestContext) {
-          if (!requestContext.contextValue.transaction.open) return;
-          let rootFields = 0;
-          return {
-            willResolveField({ info }) {
-              // A later root field must not answer from what an earlier one loaded.
-              if (info.path.prev === undefined && (rootFields += 1) > 1) {
-                requestContext.contextValue.forgetLoaded();
-              }
-            },
-            // With an error execution threw and Apollo answers with it: nothing to keep.
-            async executionDidEnd(error) {
-              if (error) await requestContext.contextValue.transaction.rollback();
-              else await settle(requestContext);
-            },
-          };
         },
         async willSendResponse({ response }) {
           const errors = response.body?.kind === 'single' ? response.body.singleResult.errors : undefined;

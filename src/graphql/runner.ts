@@ -15,7 +15,7 @@ import { AppError } from '../common/errors/app-error';
 import { appErrorOf, type ErrorScope } from '../common/errors/render';
 import { SIZE_MAX } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
-import { settleTransaction } from './database-plugin';
+import { executeMutation } from './database-plugin';
 import { depthAndAliasRule, type GraphQLLimits, operationCost, queryLimitErrorOf } from './limits';
 import { checkedVariables, checkOperation } from './request-checks';
 import { compileSqlPlan, type SqlPlan } from './sql-plan/compile';
@@ -86,34 +86,20 @@ export class OperationRunner {
     } catch (error) {
       throw appErrorOf(error, ctx);
     }
-    const mutation = prepared.operation.operation === 'mutation';
-    if (mutation) {
-      try {
-        await ctx.transaction.begin();
-      } catch (error) {
-        throw appErrorOf(error, ctx);
-      }
-    }
-    let result: ExecutionResult;
-    try {
-      result = await execute({
+    const run = () =>
+      execute({
         schema: this.schema,
         document: prepared.document,
         variableValues: variables,
         contextValue: ctx,
       });
+    let result: ExecutionResult;
+    try {
+      result = prepared.operation.operation === 'mutation' ? await executeMutation(ctx, run) : await run();
     } catch (error) {
-      if (mutation) await ctx.transaction.rollback();
       throw appErrorOf(error, ctx);
     }
     const errors = (result.errors ?? []).map((error: GraphQLError) => appErrorOf(error, ctx));
-    if (mutation) {
-      try {
-        await settleTransaction(ctx.transaction, errors);
-      } catch (error) {
-        throw appErrorOf(error, ctx);
-      }
-    }
     if (errors[0]) throw errors[0];
     return JSON.stringify(result.data?.[prepared.rootField] ?? null);
   }

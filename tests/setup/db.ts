@@ -73,3 +73,33 @@ export async function withFailingActionRecords<T>(orm: MikroORM, run: () => Prom
     await connection.execute('drop function test_fail_action()');
   }
 }
+
+/**
+ * Runs `run` while the first `times` inserts into `action_record` fail as PostgreSQL
+ * fails a transaction it aborted to resolve a conflict (SQLSTATE `sqlstate`: `40P01`
+ * deadlock_detected, `40001` serialization_failure); later inserts succeed.
+ */
+export async function withConflictingActionRecords<T>(
+  orm: MikroORM,
+  conflict: { sqlstate: '40P01' | '40001'; times: number },
+  run: () => Promise<T>,
+): Promise<T> {
+  const connection = orm.em.getConnection();
+  await connection.execute(`create sequence test_conflicts`);
+  await connection.execute(`create function test_conflict_action() returns trigger language plpgsql as $$
+    begin
+      if nextval('test_conflicts') <= ${Number(conflict.times)} then
+        raise exception 'injected conflict' using errcode = '${conflict.sqlstate}';
+      end if;
+      return new;
+    end $$`);
+  await connection.execute(`create trigger test_conflict_action before insert on action_record
+    for each row execute function test_conflict_action()`);
+  try {
+    return await run();
+  } finally {
+    await connection.execute('drop trigger test_conflict_action on action_record');
+    await connection.execute('drop function test_conflict_action()');
+    await connection.execute('drop sequence test_conflicts');
+  }
+}

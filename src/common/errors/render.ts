@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { isDatabaseUnavailable, outageReport } from '../../db/unavailable';
+import { isDatabaseUnavailable, isTransactionConflict, outageReport } from '../../db/unavailable';
 import { queryLimitErrorOf } from '../../graphql/limits';
 import { requestScope, type RequestScope } from '../request-scope';
 import { AppError, type Language } from './app-error';
@@ -17,9 +17,11 @@ export type ErrorScope = Pick<RequestScope, 'requestId' | 'log'>;
 
 /**
  * Any thrown value as an AppError. An unreachable database is `system:unavailable`,
- * counted in the outage summary instead of logged with a stack; other unknown failures
- * are logged with the request id and masked as `system:internal_error`, so no
- * internal detail reaches the client. `scope` is the request's context, passed along
+ * counted in the outage summary instead of logged with a stack. So is a transaction
+ * PostgreSQL aborted for a deadlock or serialization failure, logged in one line (a
+ * mutation runs again a few times before it answers so: src/graphql/database-plugin.ts).
+ * Other unknown failures are logged with the request id and masked as
+ * `system:internal_error`, so no internal detail reaches the client. `scope` is the request's context, passed along
  * on REST and by subscriptions; on `/graphql` it defaults to the request scope Apollo
  * runs in.
  */
@@ -30,6 +32,10 @@ export function asAppError(
   if (error instanceof AppError) return error;
   if (isDatabaseUnavailable(error)) {
     outageReport.record(scope?.log, error, scope?.requestId ?? randomUUID());
+    return new AppError('system:unavailable');
+  }
+  if (isTransactionConflict(error)) {
+    scope?.log.warn({ requestId: scope.requestId, cause: String(error) }, 'transaction conflict');
     return new AppError('system:unavailable');
   }
   scope?.log.error({ err: error, requestId: scope.requestId }, 'unexpected error');
@@ -83,11 +89,19 @@ function appErrorIn(error: unknown): AppError | undefined {
 }
 
 /**
+ * What a GraphQL error stands for, before any mapping: a query limit, the AppError a
+ * resolver or check threw, else the underlying failure a resolver met.
+ */
+export function originalErrorOf(error: unknown): unknown {
+  return queryLimitErrorOf(error) ?? appErrorIn(error) ?? unwrapResolverError(error);
+}
+
+/**
  * The AppError a GraphQL error stands for: a query limit, the AppError a resolver or
  * check threw, else {@link asAppError} of the underlying failure.
  */
 export function appErrorOf(error: unknown, scope?: ErrorScope): AppError {
-  return asAppError(queryLimitErrorOf(error) ?? appErrorIn(error) ?? unwrapResolverError(error), scope);
+  return asAppError(originalErrorOf(error), scope);
 }
 
 /**
@@ -104,7 +118,7 @@ export function formatGraphQLError(
   error: unknown,
   scope: RequestScope | undefined = requestScope.getStore(),
 ): GraphQLFormattedError {
-  const original = queryLimitErrorOf(error) ?? appErrorIn(error) ?? unwrapResolverError(error);
+  const original = originalErrorOf(error);
   const refused = original instanceof AppError ? undefined : refusalStatus(error, formatted.extensions?.code);
   if (refused !== undefined) {
     const code = refused === 405 ? 'system:method_not_allowed' : 'system:validation_error';
