@@ -13,6 +13,7 @@ import { AppError } from '../common/errors/app-error';
 import { pageWindow, toPage, type Page, type PageArgs } from '../common/pagination/pagination';
 import { parseSort } from '../common/sorting';
 import { config } from '../config';
+import { deltasOf, moveCounters } from '../db/counters';
 import { Article, ArticleTag, Attachment, Tag } from './article.entity';
 import type { ArticleInput, ArticleListInput, ArticleSortField } from './article.types';
 import { buildPreview, imageUrls } from './document';
@@ -98,26 +99,36 @@ async function findContent(
   return { type: input.content.content_type, reference: title.reference };
 }
 
-/** Finds or creates the tags by name (new ones with `content_count` 0), in the given order. */
+/**
+ * Finds or creates the tags by name (new ones with `content_count` 0), in the given
+ * order. Only missing names are inserted, in name order: an insert that meets an
+ * existing name would wait for whoever is moving that tag's count.
+ */
 async function ensureTags(em: EntityManager, names: readonly string[]): Promise<Tag[]> {
   if (names.length === 0) return [];
-  await em.execute(
-    `insert into tag (reference, name, content_count) values ${names.map(() => '(?, ?, 0)').join(', ')}
-      on conflict (name) do nothing`,
-    names.flatMap((name) => [randomUUID(), name]),
-  );
-  const tags = await em.find(Tag, { name: { $in: [...names] } });
-  const byName = new Map(tags.map((tag) => [tag.name, tag]));
+  const found = await em.find(Tag, { name: { $in: [...names] } });
+  const missing = names.filter((name) => !found.some((tag) => tag.name === name)).sort();
+  if (missing.length > 0) {
+    await em.execute(
+      `insert into tag (reference, name, content_count) values ${missing.map(() => '(?, ?, 0)').join(', ')}
+        on conflict (name) do nothing`,
+      missing.flatMap((name) => [randomUUID(), name]),
+    );
+    found.push(...(await em.find(Tag, { name: { $in: missing } })));
+  }
+  const byName = new Map(found.map((tag) => [tag.name, tag]));
   return names.map((name) => byName.get(name)!);
 }
 
-/** Adds `delta` to the `content_count` of the tags, atomically. */
-async function moveTagCounts(em: EntityManager, tags: readonly Tag[], delta: number): Promise<void> {
-  if (tags.length === 0) return;
-  await em.execute(
-    `update tag set content_count = content_count + ? where reference in (${tags.map(() => '?').join(', ')})`,
-    [delta, ...tags.map((tag) => tag.reference)],
-  );
+/** Moves the tags' `content_count`: `removed` lose 1, `added` gain 1, in one statement (src/db/counters.ts). */
+async function moveTagCounts(
+  em: EntityManager,
+  change: { removed?: readonly Tag[]; added?: readonly Tag[] },
+): Promise<void> {
+  const deltas = new Map<string, number>();
+  for (const tag of change.removed ?? []) deltas.set(tag.reference, (deltas.get(tag.reference) ?? 0) - 1);
+  for (const tag of change.added ?? []) deltas.set(tag.reference, (deltas.get(tag.reference) ?? 0) + 1);
+  await moveCounters(em, 'tag', 'content_count', deltasOf(deltas));
 }
 
 /** The article's tag links as stored, tags loaded, in position order. */
@@ -151,8 +162,8 @@ export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleI
   return em.transactional(async (tx) => {
     requireArticlePermissions(viewer, 'article:create', 'create:article');
     requireBodyPermissions(viewer, input);
-    // Serializes one user's writes, so that the hourly count cannot be raced.
-    await tx.execute('select 1 from "user" where reference = ? for update', [viewer.user.reference]);
+    // Serializes one user's writes, so that the hourly count cannot be raced (the key stays free for others' references).
+    await tx.execute('select 1 from "user" where reference = ? for no key update', [viewer.user.reference]);
     await checkRateLimit(tx, viewer, 'article_create', CREATE_LIMIT);
     const attachments = await checkImages(tx, input.document, viewer.user.reference, null);
     const content = await findContent(tx, input);
@@ -177,7 +188,7 @@ export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleI
       updated: at,
     });
     const tags = await ensureTags(tx, distinctTags(input.tags));
-    await moveTagCounts(tx, tags, 1);
+    await moveTagCounts(tx, { added: tags });
     linkTags(tx, article, tags);
     attachments.forEach((attachment) => (attachment.article = article));
     recordAction(tx, viewer.user, 'article_create', article.reference);
@@ -218,7 +229,7 @@ export function updateArticle(
       requirePermissions(viewer.user, ['article:update_moderator']);
     }
     requireBodyPermissions(viewer, input);
-    await tx.execute('select 1 from article where reference = ? for update', [article.reference]);
+    await tx.execute('select 1 from article where reference = ? for no key update', [article.reference]);
     await tx.refresh(article);
     await checkRateLimit(tx, viewer, 'article_update', UPDATE_LIMIT);
     const draft = input.draft ?? true;
@@ -250,16 +261,10 @@ export function updateArticle(
     // Tags: removed ones −1, added ones +1, kept ones unchanged; positions follow the body.
     const oldNames = new Set(oldTags.map((tag) => tag.name));
     const newTags = await ensureTags(tx, newNames);
-    await moveTagCounts(
-      tx,
-      oldTags.filter((tag) => !newNames.includes(tag.name)),
-      -1,
-    );
-    await moveTagCounts(
-      tx,
-      newTags.filter((tag) => !oldNames.has(tag.name)),
-      1,
-    );
+    await moveTagCounts(tx, {
+      removed: oldTags.filter((tag) => !newNames.includes(tag.name)),
+      added: newTags.filter((tag) => !oldNames.has(tag.name)),
+    });
     const linked = new Map(links.map((link) => [link.tag.reference, link]));
     links
       .filter((link) => !newTags.some((tag) => tag.reference === link.tag.reference))
@@ -323,11 +328,7 @@ export function deleteArticle(em: EntityManager, viewer: Viewer, slug: string): 
     );
     if (deleted === 0) throw new AppError('articles:not_found');
     const links = await storedTagLinks(tx, article);
-    await moveTagCounts(
-      tx,
-      links.map((link) => link.tag),
-      -1,
-    );
+    await moveTagCounts(tx, { removed: links.map((link) => link.tag) });
     await tx.nativeUpdate(
       Attachment,
       { article: article.reference },

@@ -117,9 +117,13 @@ async function writeItems(
   collection.entries = input.content.length;
 }
 
-/** Locks the user's row, so that one user's collection writes run one after another. */
+/**
+ * Locks the user's row, so that one user's collection writes run one after another.
+ * `for no key update` leaves the row's key free: others may still insert rows that
+ * refer to the user (a follow, a notification) meanwhile.
+ */
 async function lockUser(em: EntityManager, reference: string): Promise<void> {
-  await em.findOneOrFail(User, { reference }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  await em.execute('select 1 from "user" where reference = ? for no key update', [reference]);
 }
 
 /** Sets `private` on the collection's comments (a visibility change or a deletion). */

@@ -5,6 +5,7 @@ import { requirePermissions } from '../common/auth/permissions';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import type { CommentContentType, ReviewRecommendation } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
+import { moveCounters } from '../db/counters';
 import { notifyAll, type NotificationRequest, userSnapshot } from '../notifications/notify';
 import { type CommentContent, COUNTED_TABLES, findCommentContent, PRIVATE_SQL } from './comment-content';
 import { isUuid } from '../common/validation/uuid';
@@ -25,17 +26,21 @@ export function clockHour(at = new Date()): Date {
   return hour;
 }
 
-/** Adds `delta` to `total_replies` of the comment `from` and all its ancestors. */
-async function moveTotalReplies(em: EntityManager, from: string, delta: number): Promise<void> {
-  await em.execute(
-    `with recursive up as (
-       select reference, parent_reference from comment where reference = ?
-       union all
-       select c.reference, c.parent_reference from comment c join up on c.reference = up.parent_reference
-     )
-     update comment set total_replies = total_replies + ? where reference in (select reference from up)`,
-    [from, delta],
-  );
+/**
+ * Adds `delta` to `total_replies` of every ancestor of `comment`, locking the comment
+ * itself (unchanged here) and its ancestors in key order first (src/db/counters.ts):
+ * writes in one thread then take their row locks in one order.
+ */
+async function moveTotalRepliesAbove(em: EntityManager, comment: string, delta: number): Promise<void> {
+  await moveCounters(em, 'comment', 'total_replies', {
+    sql: `with recursive up (reference, parent_reference, delta) as (
+            select reference, parent_reference, 0 from comment where reference = ?
+            union all
+            select c.reference, c.parent_reference, ?::integer from comment c join up on c.reference = up.parent_reference
+          )
+          select reference, delta from up`,
+    params: [comment, delta],
+  });
 }
 
 /** Adds `delta` to the content's `comments_count` (§6.4); edits keep no count. */
@@ -228,7 +233,7 @@ export function writeComment(
       await tx.nativeUpdate(Comment, { reference: comment.reference }, { thread_root: comment.reference });
       comment.thread_root = comment;
     } else {
-      await moveTotalReplies(tx, parent.reference, 1);
+      await moveTotalRepliesAbove(tx, comment.reference, 1);
     }
     await moveCommentsCount(tx, type, content.reference, 1);
     await notifyComment(tx, viewer.user, comment, content, parent);
@@ -318,12 +323,13 @@ export function hideComment(em: EntityManager, viewer: Viewer, reference: string
     requireScopes(viewer, ['delete:comment']);
     if (comment.hidden) throw new AppError('comment:already_hidden');
 
+    // Before the comment's own row changes: it is locked with its ancestors, in one order.
+    if (comment.parent) await moveTotalRepliesAbove(tx, comment.reference, -1);
     comment.hidden = true;
     comment.hidden_by = tx.getReference(User, user);
     comment.review_recommendation = null;
     comment.review_score = null;
     await tx.flush();
-    if (comment.parent) await moveTotalReplies(tx, comment.parent.reference, -1);
     await moveCommentsCount(tx, comment.content_type, comment.content_reference, -1);
     recordAction(tx, viewer.user, 'comment_hide', comment.reference);
   });

@@ -108,9 +108,10 @@ export function setVote(
     const target = await findTarget(tx, viewer, kind, slug);
     requirePermissions(viewer.user, ['vote:set']);
     requireScopes(viewer, ['set:vote']);
-    // Locks the item: concurrent votes on it run one after another, so the sum is exact.
+    // Locks the item: concurrent votes on it run one after another, so the sum is exact
+    // (its key stays free: a reply to a voted comment need not wait).
     const [locked] = await tx.execute<{ vote_score: number }[]>(
-      `select vote_score from "${target.table}" where reference = ? for update`,
+      `select vote_score from "${target.table}" where reference = ? for no key update`,
       [target.reference],
     );
     const oldScore = locked.vote_score;

@@ -1,0 +1,60 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * Counters that one transaction moves on several rows at once, by table (fixed names,
+ * never user text). A counter moved on one row per transaction (a title's
+ * `comments_count`, an item's `vote_score`) needs no order of its own.
+ */
+interface Counters {
+  tag: 'content_count';
+  comment: 'total_replies';
+}
+
+type CountedTable = keyof Counters;
+
+/**
+ * The rows whose counter moves, and by how much: a query whose rows are
+ * `(reference uuid, delta integer)`, each reference once, with its parameters. A row
+ * with delta 0 is locked with the others and left as it is.
+ */
+export interface CounterDeltas {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/** `delta` for each row named in `deltas` (zero moves are left out). */
+export function deltasOf(deltas: ReadonlyMap<string, number>): CounterDeltas | undefined {
+  const moved = [...deltas].filter(([, delta]) => delta !== 0);
+  if (moved.length === 0) return undefined;
+  return {
+    sql: `values ${moved.map(() => '(?::uuid, ?::integer)').join(', ')}`,
+    params: moved.flat(),
+  };
+}
+
+/**
+ * Adds each row's delta to `column`, in one statement that locks the rows in the order
+ * of their key before it changes them. Every writer of a shared counter goes through
+ * here, so two transactions moving the same counters (two articles re-tagged in
+ * opposite directions, replies in one thread) wait for each other in turn instead of
+ * locking in opposite orders, which PostgreSQL would end as a deadlock.
+ */
+export async function moveCounters<Table extends CountedTable>(
+  em: EntityManager,
+  table: Table,
+  column: Counters[Table],
+  deltas: CounterDeltas | undefined,
+): Promise<void> {
+  if (!deltas) return;
+  await em.execute(
+    `with delta (reference, delta) as (${deltas.sql}),
+       locked as (
+         select counted.reference from "${table}" counted join delta using (reference)
+          order by counted.reference for no key update of counted
+       )
+     update "${table}" counted set "${column}" = counted."${column}" + delta.delta
+       from locked join delta using (reference)
+      where counted.reference = locked.reference`,
+    [...deltas.params],
+  );
+}
