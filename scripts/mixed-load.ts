@@ -1,0 +1,610 @@
+import 'reflect-metadata';
+import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
+import { resolve } from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import pino from 'pino';
+import { User } from '../src/accounts/user.entity';
+import { issueToken } from '../src/accounts/tokens';
+import { createOrm, ensureDatabase, migrate } from '../src/db/database';
+import { freeLoopbackPort, startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
+import { seedDemoData } from '../src/import/demo-data';
+import { restRoutes } from '../src/rest/routes';
+
+/**
+ * `npm run bench:mixed`: a mixed load of reads and writes over both doors (REST and
+ * `/graphql`) against the service started as `npm start` starts it, then a check of every
+ * write it acknowledged. Each of the CONNECTIONS clients acts as a user of its own, one
+ * request after another, so the last write it saw acknowledged for a key is what the
+ * database must hold; the users also follow, vote on and reply to one another, and
+ * re-tag their articles from a small shared set of tags, so the shared counters (tags,
+ * replies, votes, comment counts, native scores) are contended. Fails (exit 1) on any
+ * HTTP 5xx, any acknowledged write missing or wrong, or any counter that disagrees
+ * with the rows it counts.
+ *
+ * DATABASE_URL names the server (the database `catalog_mixed` is used on it, demo data
+ * loaded once at MIXED_SCALE); unset, an embedded PostgreSQL under .data/. MIXED_SECONDS
+ * (default 180) and MIXED_CONNECTIONS (default 64) size the run.
+ */
+const SECONDS = Number(process.env.MIXED_SECONDS ?? '180');
+const CONNECTIONS = Number(process.env.MIXED_CONNECTIONS ?? '64');
+const SCALE = Number(process.env.MIXED_SCALE ?? '1');
+/** Shared by every client's article: two at a time, so that re-tagging moves contended counters. */
+const TAGS = ['alpha', 'beta', 'gamma', 'delta'];
+/** Of every 100 requests, this many write. */
+const WRITE_PERCENT = 35;
+
+interface Catalog {
+  anime: string[];
+  manga: string[];
+  collections: string[];
+  /** Top-level comments on the first manga, made for the run, and the latest replies in them. */
+  threads: string[];
+  replies: string[];
+  people: string[];
+}
+
+/** The persisted document of a contract route: `/graphql` is sent exactly what REST runs. */
+function contractDocument(contract: number): string {
+  const route = restRoutes.find((candidate) => candidate.contract === contract);
+  if (!route) throw new Error(`no route for contract #${contract}`);
+  return route.document;
+}
+
+interface LoadUser {
+  username: string;
+  reference: string;
+  token: string;
+  article?: string;
+}
+
+/** What the database must hold once the load ends: the last acknowledged write of each key. */
+class Acknowledged {
+  readonly watch = new Map<string, { status: string; score: number } | null>();
+  readonly follows = new Map<string, boolean>();
+  readonly votes = new Map<string, number>();
+  readonly comments = new Map<string, { hidden: boolean; author: string }>();
+  readonly articleTags = new Map<string, string[]>();
+  writes = 0;
+}
+
+interface Outcome {
+  status: number;
+  ms: number;
+}
+
+class Stats {
+  private readonly routes = new Map<string, { latencies: number[]; statuses: Map<number, number> }>();
+  readonly serverErrors: string[] = [];
+
+  record(route: string, outcome: Outcome, body: string): void {
+    let entry = this.routes.get(route);
+    if (!entry) {
+      entry = { latencies: [], statuses: new Map() };
+      this.routes.set(route, entry);
+    }
+    entry.latencies.push(outcome.ms);
+    entry.statuses.set(outcome.status, (entry.statuses.get(outcome.status) ?? 0) + 1);
+    if (outcome.status >= 500 && this.serverErrors.length < 20)
+      this.serverErrors.push(`${route}: ${outcome.status} ${body.slice(0, 300)}`);
+  }
+
+  get total(): number {
+    let total = 0;
+    for (const { latencies } of this.routes.values()) total += latencies.length;
+    return total;
+  }
+
+  get fiveHundreds(): number {
+    let count = 0;
+    for (const { statuses } of this.routes.values())
+      for (const [status, n] of statuses) if (status >= 500) count += n;
+    return count;
+  }
+
+  print(seconds: number): void {
+    const percentile = (sorted: number[], p: number) =>
+      sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+    console.log(
+      `${'route'.padEnd(34)}${'requests'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}  statuses`,
+    );
+    for (const [route, { latencies, statuses }] of [...this.routes].sort(([a], [b]) => a.localeCompare(b))) {
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const counts = [...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${status}×${n}`)
+        .join(' ');
+      console.log(
+        `${route.padEnd(34)}${String(sorted.length).padStart(9)}${percentile(sorted, 50).toFixed(0).padStart(8)}${percentile(sorted, 99).toFixed(0).padStart(8)}  ${counts}`,
+      );
+    }
+    console.log(`\n${this.total} requests in ${seconds} s: ${(this.total / seconds).toFixed(0)} requests/s`);
+  }
+}
+
+async function mixedDatabase(): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
+  if (process.env.DATABASE_URL)
+    return { url: await ensureDatabase(process.env.DATABASE_URL, 'catalog_mixed') };
+  const embedded = await startEmbeddedPostgres({ dataDir: resolve('.data/bench-postgres') });
+  return { url: await ensureDatabase(embedded.serverUrl, 'catalog_mixed'), embedded };
+}
+
+async function prepare(orm: MikroORM): Promise<{ catalog: Catalog; users: LoadUser[] }> {
+  await migrate(orm);
+  const connection = orm.em.getConnection();
+  const [{ titles }] = await connection.execute<{ titles: string }[]>(`select count(*) as titles from anime`);
+  if (Number(titles) === 0) {
+    console.log(`loading demo data at scale ${SCALE} ...`);
+    await seedDemoData(orm, pino({ level: 'warn' }), { scale: SCALE });
+  }
+  const slugs = async (sql: string) => (await connection.execute<{ v: string }[]>(sql)).map((row) => row.v);
+  const catalog: Catalog = {
+    anime: await slugs(`select slug as v from anime where not deleted order by slug limit 200`),
+    manga: await slugs(
+      `select slug as v from manga where not deleted order by comments_count desc, slug limit 50`,
+    ),
+    collections: await slugs(
+      `select reference::text as v from collection where visibility = 'public' and not deleted order by reference limit 20`,
+    ),
+    threads: [],
+    replies: [],
+    people: await slugs(
+      `select distinct p.slug as v from person p join credit c on c.person_reference = p.reference order by 1 limit 20`,
+    ),
+  };
+
+  // One user per client, made for this run, with a first-party token.
+  const run = Date.now().toString(36);
+  const em = orm.em.fork();
+  const users: LoadUser[] = [];
+  for (let i = 0; i < CONNECTIONS; i += 1) {
+    const user = Object.assign(new User(), {
+      username: `load_${run}_${i}`,
+      email: `load_${run}_${i}@example.com`,
+      password_hash: 'not-a-password-hash',
+      role: 'user' as const,
+      email_confirmed: true,
+      created: new Date(),
+      last_active: new Date(),
+    });
+    em.persist(user);
+    users.push({ username: user.username, reference: user.reference, token: issueToken(em, user).secret });
+  }
+  await em.flush();
+  return { catalog, users };
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+
+function send(
+  port: number,
+  method: string,
+  path: string,
+  body: unknown,
+  token?: string,
+): Promise<Outcome & { text: string }> {
+  const started = performance.now();
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolvePromise) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: {
+          ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(token ? { auth: token } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolvePromise({
+            status: res.statusCode ?? 0,
+            ms: performance.now() - started,
+            text: Buffer.concat(chunks).toString(),
+          }),
+        );
+      },
+    );
+    // A connection error counts as a server failure: the request got no answer.
+    req.on('error', (error) =>
+      resolvePromise({ status: 599, ms: performance.now() - started, text: String(error) }),
+    );
+    req.end(payload);
+  });
+}
+
+const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)];
+
+/** One client: a user sending reads and writes one after another until `deadline`. */
+async function client(
+  port: number,
+  me: LoadUser,
+  others: readonly LoadUser[],
+  catalog: Catalog,
+  ack: Acknowledged,
+  stats: Stats,
+  deadline: number,
+): Promise<void> {
+  const call = async (route: string, method: string, path: string, body?: unknown, token?: string) => {
+    const answer = await send(port, method, path, body, token);
+    stats.record(route, answer, answer.text);
+    return answer;
+  };
+  const graphql = (route: string, query: string, variables: object, token?: string) =>
+    call(`/graphql ${route}`, 'POST', '/graphql', { query, variables }, token);
+  const ok = (answer: { status: number; text: string }, root?: string) => {
+    if (answer.status !== 200) return undefined;
+    const json = JSON.parse(answer.text) as { data?: Record<string, unknown>; errors?: unknown[] };
+    if (!root) return json as Record<string, unknown>;
+    return json.errors ? undefined : (json.data?.[root] as Record<string, unknown> | undefined);
+  };
+
+  // Its own article, re-tagged from the shared tags all along.
+  const created = await call(
+    'POST /articles/create',
+    'POST',
+    '/articles/create',
+    articleBody(['alpha', 'beta']),
+    me.token,
+  );
+  const article = ok(created);
+  if (article) {
+    me.article = String(article.slug);
+    ack.articleTags.set(me.article, ['alpha', 'beta']);
+  }
+
+  const reads: (() => Promise<unknown>)[] = [
+    () => call('GET /manga/{slug}', 'GET', `/manga/${pick(catalog.manga)}`),
+    () => call('POST /novel', 'POST', '/novel?size=15', { sort: ['native_score:desc'] }),
+    () =>
+      call('POST /novel query', 'POST', '/novel?size=15', { query: pick(['blade', 'hisorau', 'sword of']) }),
+    () =>
+      call('GET /collections/{ref}', 'GET', `/collections/${pick(catalog.collections)}`, undefined, me.token),
+    () => call('GET /comments/{type}/{slug}/list', 'GET', `/comments/manga/${pick(catalog.manga)}/list`),
+    () => call('GET /comments/thread/{ref}', 'GET', `/comments/thread/${pick(catalog.threads)}`),
+    () => call('GET /comments/latest', 'GET', '/comments/latest'),
+    () => call('GET /notifications/count', 'GET', '/notifications/count', undefined, me.token),
+    () => call('POST /watch/{username}/list', 'POST', `/watch/${me.username}/list?size=15`, {}),
+    () => call('GET /people/{slug}/manga', 'GET', `/people/${pick(catalog.people)}/manga`),
+    () => graphql('manga (#16)', contractDocument(16), { slug: pick(catalog.manga) }),
+    () => graphql('novelSearch (#3)', contractDocument(3), { page: 1, size: 15, input: {} }),
+    () => graphql('notificationCount', 'query { notificationCount { unseen } }', {}, me.token),
+  ];
+
+  const writes: (() => Promise<unknown>)[] = [
+    async () => {
+      const slug = pick(catalog.anime);
+      const entry = {
+        status: pick(['watching', 'completed', 'planned', 'dropped']),
+        score: Math.floor(Math.random() * 11),
+      };
+      const answer = await call('PUT /watch/{slug}', 'PUT', `/watch/${slug}`, entry, me.token);
+      if (ok(answer)) ack.watch.set(`${me.reference}/${slug}`, entry);
+    },
+    async () => {
+      const slug = pick(catalog.anime);
+      const entry = {
+        status: pick(['watching', 'completed', 'on_hold']),
+        score: Math.floor(Math.random() * 11),
+      };
+      const answer = await graphql(
+        'saveWatchEntry',
+        'mutation($slug: String!, $input: WatchEntryInput!) { saveWatchEntry(slug: $slug, input: $input) { status } }',
+        { slug, input: entry },
+        me.token,
+      );
+      if (ok(answer, 'saveWatchEntry')) ack.watch.set(`${me.reference}/${slug}`, entry);
+    },
+    async () => {
+      const listed = [...ack.watch].filter(([key, entry]) => entry && key.startsWith(`${me.reference}/`));
+      if (listed.length === 0) return;
+      const [key] = pick(listed);
+      const slug = key.slice(me.reference.length + 1);
+      const answer = await call('DELETE /watch/{slug}', 'DELETE', `/watch/${slug}`, undefined, me.token);
+      if (ok(answer)) ack.watch.set(key, null);
+    },
+    async () => {
+      const answer = await call(
+        'PUT /comments/{type}/{slug}',
+        'PUT',
+        `/comments/manga/${pick(catalog.manga.slice(0, 5))}`,
+        { text: 'A comment under load' },
+        me.token,
+      );
+      const comment = ok(answer);
+      if (comment) ack.comments.set(String(comment.reference), { hidden: false, author: me.reference });
+    },
+    async () => {
+      // A reply in one of a few busy threads of the first manga: their ancestors' reply counts are contended.
+      const answer = await call(
+        'PUT /comments (reply)',
+        'PUT',
+        `/comments/manga/${catalog.manga[0]}`,
+        { text: 'A reply under load', parent: pick(threads()) },
+        me.token,
+      );
+      const comment = ok(answer);
+      if (!comment) return;
+      ack.comments.set(String(comment.reference), { hidden: false, author: me.reference });
+      catalog.replies.push(String(comment.reference));
+      if (catalog.replies.length > 20) catalog.replies.shift();
+    },
+    async () => {
+      const own = [...ack.comments].filter(([, c]) => c.author === me.reference && !c.hidden);
+      if (own.length === 0) return;
+      const [reference] = pick(own);
+      const answer = await call(
+        'DELETE /comments/{ref}',
+        'DELETE',
+        `/comments/${reference}`,
+        undefined,
+        me.token,
+      );
+      if (ok(answer)) ack.comments.set(reference, { hidden: true, author: me.reference });
+    },
+    async () => {
+      const other = pick(others);
+      const key = `${me.reference}/${other.reference}`;
+      const following = ack.follows.get(key) ?? false;
+      const method = following ? 'DELETE' : 'PUT';
+      const answer = await call(
+        `${method} /follow/{username}`,
+        method,
+        `/follow/${other.username}`,
+        undefined,
+        me.token,
+      );
+      if (ok(answer)) ack.follows.set(key, !following);
+    },
+    async () => {
+      const target = pick(others);
+      if (!target.article) return;
+      const score = pick([-1, 1]);
+      const answer = await call(
+        'PUT /vote/article/{slug}',
+        'PUT',
+        `/vote/article/${target.article}`,
+        { score },
+        me.token,
+      );
+      if (ok(answer)) ack.votes.set(`${me.reference}/${target.article}`, score);
+    },
+    async () => {
+      if (!me.article) return;
+      const first = pick(TAGS);
+      const tags = [first, pick(TAGS.filter((tag) => tag !== first))];
+      const answer = await call(
+        'PUT /articles/{slug}',
+        'PUT',
+        `/articles/${me.article}`,
+        articleBody(tags),
+        me.token,
+      );
+      if (ok(answer)) ack.articleTags.set(me.article, tags);
+    },
+  ];
+
+  /** The first manga's threads, and now and then a reply in them (a deeper chain). */
+  function threads(): string[] {
+    return catalog.replies.length > 0 && Math.random() < 0.3 ? catalog.replies : catalog.threads;
+  }
+
+  while (Date.now() < deadline) {
+    const writing = Math.random() * 100 < WRITE_PERCENT;
+    await pick(writing ? writes : reads)();
+    if (writing) ack.writes += 1;
+  }
+}
+
+function articleBody(tags: string[]): object {
+  return {
+    title: 'A load test article',
+    document: [{ type: 'p', children: [{ text: 'Written under load' }] }],
+    tags,
+    category: 'original',
+    draft: false,
+  };
+}
+
+/** Every acknowledged write as the database holds it, and the counters against the rows they count. */
+async function verify(orm: MikroORM, ack: Acknowledged): Promise<string[]> {
+  const problems: string[] = [];
+  const db = orm.em.getConnection();
+  const rows = async <T>(sql: string, params: unknown[] = []) => db.execute<T[]>(sql, params);
+
+  for (const [key, expected] of ack.watch) {
+    const [user, slug] = key.split('/');
+    const [row] = await rows<{ status: string; score: number }>(
+      `select w.status, w.score from watch_entry w join anime a on a.reference = w.anime_reference
+        where w.user_reference = ? and a.slug = ?`,
+      [user, slug],
+    );
+    const found = row ? { status: row.status, score: row.score } : null;
+    if (JSON.stringify(found) !== JSON.stringify(expected))
+      problems.push(`watch ${key}: expected ${JSON.stringify(expected)}, found ${JSON.stringify(found)}`);
+  }
+  for (const [reference, expected] of ack.comments) {
+    const [row] = await rows<{ hidden: boolean }>(`select hidden from comment where reference = ?`, [
+      reference,
+    ]);
+    if (!row || row.hidden !== expected.hidden)
+      problems.push(
+        `comment ${reference}: expected hidden=${expected.hidden}, found ${row ? `hidden=${row.hidden}` : 'none'}`,
+      );
+  }
+  for (const [key, expected] of ack.follows) {
+    const [follower, followed] = key.split('/');
+    const [row] = await rows(`select 1 from follow where follower_reference = ? and followed_reference = ?`, [
+      follower,
+      followed,
+    ]);
+    if (Boolean(row) !== expected)
+      problems.push(`follow ${key}: expected ${expected}, found ${Boolean(row)}`);
+  }
+  for (const [key, expected] of ack.votes) {
+    const [user, slug] = key.split('/');
+    const [row] = await rows<{ score: number }>(
+      `select v.score from vote v join article a on a.reference = v.content_reference
+        where v.user_reference = ? and v.content_type = 'article' and a.slug = ?`,
+      [user, slug],
+    );
+    if (row?.score !== expected) problems.push(`vote ${key}: expected ${expected}, found ${row?.score}`);
+  }
+  for (const [slug, expected] of ack.articleTags) {
+    const found = (
+      await rows<{ name: string }>(
+        `select t.name from article_tag at join tag t on t.reference = at.tag_reference
+           join article a on a.reference = at.article_reference where a.slug = ? order by at.position`,
+        [slug],
+      )
+    ).map((row) => row.name);
+    if (found.join() !== expected.join())
+      problems.push(`article ${slug}: tags ${found} instead of ${expected}`);
+  }
+
+  // Counters against what they count.
+  const drift = async (label: string, sql: string) => {
+    const bad = await rows<Record<string, unknown>>(sql);
+    if (bad.length > 0) problems.push(`${label}: ${bad.length} disagree, e.g. ${JSON.stringify(bad[0])}`);
+  };
+  await drift(
+    'tag content_count',
+    `select t.name, t.content_count, count(a.reference) as counted from tag t
+       left join article_tag at on at.tag_reference = t.reference
+       left join article a on a.reference = at.article_reference and not a.deleted
+      group by t.reference having t.content_count <> count(a.reference)`,
+  );
+  await drift(
+    'comment total_replies',
+    `with recursive below (ancestor, reference) as (
+       select reference, reference from comment
+       union all
+       select b.ancestor, c.reference from comment c join below b on c.parent_reference = b.reference
+     )
+     select c.reference, c.total_replies, count(d.reference) as counted from comment c
+       left join below b on b.ancestor = c.reference and b.reference <> c.reference
+       left join comment d on d.reference = b.reference and not d.hidden and not d.deleted
+      group by c.reference having c.total_replies <> count(d.reference)`,
+  );
+  await drift(
+    'manga comments_count',
+    `select m.slug, m.comments_count, count(c.reference) as counted from manga m
+       left join comment c on c.content_type = 'manga' and c.content_reference = m.reference
+        and not c.hidden and not c.deleted
+      group by m.reference having m.comments_count <> count(c.reference)`,
+  );
+  await drift(
+    'article vote_score',
+    `select a.slug, a.vote_score, coalesce(sum(v.score), 0) as counted from article a
+       left join vote v on v.content_type = 'article' and v.content_reference = a.reference
+      group by a.reference having a.vote_score <> coalesce(sum(v.score), 0)`,
+  );
+  await drift(
+    'anime native_scored_by',
+    `select a.slug, a.native_scored_by, count(w.score) filter (where w.score > 0) as counted from anime a
+       left join watch_entry w on w.anime_reference = a.reference
+      group by a.reference having a.native_scored_by <> count(w.score) filter (where w.score > 0)`,
+  );
+  return problems;
+}
+
+async function startService(url: string, port: number): Promise<ChildProcess> {
+  // As `npm start` runs it (package.json), without the rate limits a load would hit.
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', 'dist/src/main.js'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      DEMO_DATA: 'off',
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let attempt = 0; attempt < 120; attempt += 1) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 500));
+  }
+  child.kill('SIGTERM');
+  throw new Error('the service did not become ready');
+}
+
+async function main(): Promise<number> {
+  const { url, embedded } = await mixedDatabase();
+  const orm = await createOrm(url);
+  let service: ChildProcess | undefined;
+  try {
+    const { catalog, users } = await prepare(orm);
+    const port = await freeLoopbackPort();
+    service = await startService(url, port);
+    console.log(
+      `${CONNECTIONS} clients, each its own user, for ${SECONDS} s; ${WRITE_PERCENT}% writes, REST and /graphql\n`,
+    );
+    const ack = new Acknowledged();
+    for (const user of users.slice(0, 5)) {
+      const answer = await send(
+        port,
+        'PUT',
+        `/comments/manga/${catalog.manga[0]}`,
+        { text: 'A thread' },
+        user.token,
+      );
+      if (answer.status !== 200) throw new Error(`could not start a thread: ${answer.status} ${answer.text}`);
+      const reference = String((JSON.parse(answer.text) as { reference: string }).reference);
+      catalog.threads.push(reference);
+      ack.comments.set(reference, { hidden: false, author: user.reference });
+    }
+    const stats = new Stats();
+    const started = Date.now();
+    const deadline = started + SECONDS * 1000;
+    await Promise.all(
+      users.map((me) =>
+        client(
+          port,
+          me,
+          users.filter((other) => other !== me),
+          catalog,
+          ack,
+          stats,
+          deadline,
+        ),
+      ),
+    );
+    const seconds = Math.round((Date.now() - started) / 1000);
+    const rss = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(service.pid)]));
+    stats.print(seconds);
+    console.log(`service RSS after the load: ${Math.round(rss / 1024)} MB`);
+
+    const problems = await verify(orm, ack);
+    const checked =
+      ack.watch.size + ack.comments.size + ack.follows.size + ack.votes.size + ack.articleTags.size;
+    console.log(`\nwrites sent: ${ack.writes}; acknowledged keys checked in the database: ${checked}`);
+    console.log(
+      `HTTP 5xx: ${stats.fiveHundreds}; lost or wrong writes and drifted counters: ${problems.length}`,
+    );
+    for (const line of [...stats.serverErrors, ...problems.slice(0, 20)]) console.log(`  ${line}`);
+    return stats.fiveHundreds === 0 && problems.length === 0 ? 0 : 1;
+  } finally {
+    service?.kill('SIGTERM');
+    agent.destroy();
+    await orm.close();
+    await embedded?.stop();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
