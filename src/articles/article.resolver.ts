@@ -25,21 +25,29 @@ import { Article, Tag } from './article.entity';
 import { createArticle, deleteArticle, listArticles, readArticle, updateArticle } from './article.service';
 import { ArticleContent, ArticleInput, ArticleListInput, ArticlePage } from './article.types';
 
-/** `{name, content_count}` of each article's tags in saved order, read fresh (counts move in SQL). */
-function articleTags(ctx: RequestContext): DataLoader<string, Tag[]> {
+/** Every field the Tag type declares, as the tag loader reads it. */
+type TagFields = Pick<Tag, 'reference' | 'name' | 'content_count'>;
+
+/** A tag of one article, as the tag loader's statement returns it. */
+interface ArticleTagRow extends TagFields {
+  article_reference: string;
+}
+
+/** Each article's tags in saved order, read fresh (counts move in SQL). */
+function articleTags(ctx: RequestContext): DataLoader<string, ArticleTagRow[]> {
   return groupedLoader(
     ctx,
     'articles:tags',
     async (articles) =>
-      ctx.em.execute<{ article_reference: string; name: string; content_count: number }[]>(
-        `select at.article_reference, t.name, t.content_count from article_tag at
+      ctx.em.execute<ArticleTagRow[]>(
+        `select at.article_reference, t.reference, t.name, t.content_count from article_tag at
             join tag t on t.reference = at.tag_reference
            where at.article_reference in (${articles.map(() => '?').join(', ')})
            order by at.position`,
         [...articles],
       ),
     (row) => row.article_reference,
-  ) as unknown as DataLoader<string, Tag[]>;
+  );
 }
 
 /** The attached catalog items of one kind, by reference (deleted ones are not shown). */
@@ -129,7 +137,7 @@ export class ArticleResolver {
   }
 
   @FieldResolver(() => [Tag], { description: 'The tags in the order given when the article was last saved.' })
-  tags(@Root() article: Article, @Ctx() ctx: RequestContext): Promise<Tag[]> {
+  tags(@Root() article: Article, @Ctx() ctx: RequestContext): Promise<TagFields[]> {
     return articleTags(ctx).load(article.reference);
   }
 
