@@ -76,6 +76,7 @@ interface Outcome {
 class Stats {
   private readonly routes = new Map<string, { latencies: number[]; statuses: Map<number, number> }>();
   readonly serverErrors: string[] = [];
+  readonly refusals = new Map<string, string>();
 
   record(route: string, outcome: Outcome, body: string): void {
     let entry = this.routes.get(route);
@@ -87,6 +88,10 @@ class Stats {
     entry.statuses.set(outcome.status, (entry.statuses.get(outcome.status) ?? 0) + 1);
     if (outcome.status >= 500 && this.serverErrors.length < 20)
       this.serverErrors.push(`${route}: ${outcome.status} ${body.slice(0, 300)}`);
+    // The first answer of each refusal, to tell an expected one (a rate limit) from a fault of the load.
+    const refusal = `${route} ${outcome.status}`;
+    if (outcome.status >= 400 && outcome.status < 500 && !this.refusals.has(refusal))
+      this.refusals.set(refusal, body.slice(0, 200));
   }
 
   get total(): number {
@@ -118,6 +123,7 @@ class Stats {
         `${route.padEnd(34)}${String(sorted.length).padStart(9)}${percentile(sorted, 50).toFixed(0).padStart(8)}${percentile(sorted, 99).toFixed(0).padStart(8)}  ${counts}`,
       );
     }
+    for (const [refusal, body] of this.refusals) console.log(`  first ${refusal}: ${body}`);
     console.log(`\n${this.total} requests in ${seconds} s: ${(this.total / seconds).toFixed(0)} requests/s`);
   }
 }
