@@ -9,6 +9,7 @@ import pino from 'pino';
 import request from 'supertest';
 import { createAccountServices } from '../src/accounts/account-services';
 import { buildApp } from '../src/app';
+import { openClientSecretBox } from '../src/clients/client-secret-keys';
 import { loadConfig } from '../src/config';
 import { RequestContext } from '../src/context';
 import { createOrm, ensureDatabase, migrate } from '../src/db/database';
@@ -60,8 +61,10 @@ async function benchDatabase(): Promise<{ url: string; embedded?: EmbeddedDataba
 
 async function loadData(url: string): Promise<void> {
   const orm = await createOrm(url);
+  // The key the service started below finds too (CLIENT_SECRET_KEY, or the data folder's key file).
+  const clientSecrets = openClientSecretBox(loadConfig());
   try {
-    await migrate(orm);
+    await migrate(orm, clientSecrets);
     const [{ titles }] = await orm.em
       .getConnection()
       .execute<{ titles: number }[]>(
@@ -70,7 +73,7 @@ async function loadData(url: string): Promise<void> {
     if (Number(titles) >= 2000 * SCALE) return;
     console.log(`loading demo data at scale ${SCALE} ...`);
     const started = Date.now();
-    await seedDemoData(orm, pino({ level: 'warn' }), { scale: SCALE });
+    await seedDemoData(orm, pino({ level: 'warn' }), clientSecrets, { scale: SCALE });
     console.log(`loaded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     await orm.close();

@@ -7,6 +7,7 @@ import { parseCookie } from 'cookie';
 import express from 'express';
 import type { Logger } from 'pino';
 import { type AccountServices, createAccountServices } from './accounts/account-services';
+import type { ClientSecretBox } from './clients/client-secret-box';
 import { AppError, languageOf, validationError } from './common/errors/app-error';
 import { asAppError, formatGraphQLError } from './common/errors/render';
 import { requestScope } from './common/request-scope';
@@ -53,6 +54,8 @@ export interface AppDependencies {
   routes?: readonly RestRoute[];
   /** Outgoing email; by default SMTP when `SMTP_URL` is set, else the log. */
   mailer?: Mailer;
+  /** Seals client secrets; by default under `CLIENT_SECRET_KEY`, else the key file. */
+  clientSecrets?: ClientSecretBox;
 }
 
 export interface App {
@@ -89,8 +92,9 @@ export async function buildApp({
   log,
   routes = restRoutes,
   mailer,
+  clientSecrets,
 }: AppDependencies): Promise<App> {
-  const accounts = createAccountServices(config, log, mailer);
+  const accounts = createAccountServices(config, log, mailer, clientSecrets);
   const limitValues = graphqlLimitsOf(config);
   const limits = graphqlLimitOptions<RequestContext>(limitValues);
   // Built once: Apollo executes it, the OpenAPI document is derived from it.

@@ -58,6 +58,12 @@ export interface Config {
   readonly signupAllowlist: readonly string[];
   /** Usernames nobody may sign up with, lower case. */
   readonly reservedUsernames: readonly string[];
+  /**
+   * `CLIENT_SECRET_KEY`: the 32-byte keys that seal registered clients' secrets; the first
+   * seals, every one opens. Empty when unset: the key file in the data folder is used
+   * (src/clients/client-secret-keys.ts).
+   */
+  readonly clientSecretKeys: readonly Buffer[];
 }
 
 export interface SubscriptionLimits {
@@ -280,6 +286,29 @@ function databaseTimeouts(env: Env, requestTimeoutMs: number) {
   return { databaseConnectTimeoutMs, databaseAcquireTimeoutMs };
 }
 
+/** A 32-byte key: 64 hex digits, or 43 base64 (or base64url) characters with an optional `=`. */
+const KEY_PATTERNS = { hex: /^[0-9a-f]{64}$/i, base64: /^[A-Za-z0-9+/_-]{43}=?$/ } as const;
+
+/**
+ * Comma-separated 32-byte keys in hex or base64 (`openssl rand -base64 32`), as
+ * `CLIENT_SECRET_KEY` and the key file hold them; `source` names where they come from
+ * in the message. The keys themselves never appear in a message.
+ */
+export function parseClientSecretKeys(raw: string, source: string): Buffer[] {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  return entries.map((entry, index) => {
+    if (KEY_PATTERNS.hex.test(entry)) return Buffer.from(entry, 'hex');
+    // Node's base64 decoder reads the URL-safe alphabet too.
+    if (KEY_PATTERNS.base64.test(entry)) return Buffer.from(entry, 'base64');
+    throw new ConfigError(
+      `${source} entry ${index + 1} must be a 32-byte key in base64 or hex (openssl rand -base64 32)`,
+    );
+  });
+}
+
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -346,6 +375,7 @@ export function loadConfig(env: Env = process.env): Config {
     signupCaptcha: captchaSetting(env),
     signupAllowlist: Object.freeze(allowlist(env)),
     reservedUsernames: Object.freeze(list(env, 'RESERVED_USERNAMES') ?? [...DEFAULT_RESERVED_USERNAMES]),
+    clientSecretKeys: Object.freeze(parseClientSecretKeys(env.CLIENT_SECRET_KEY ?? '', 'CLIENT_SECRET_KEY')),
   });
 }
 

@@ -2,8 +2,9 @@ import 'reflect-metadata';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import { buildApp } from './app';
+import { CLIENT_SECRET_KEY_FILE, openClientSecretBox } from './clients/client-secret-keys';
 import { ConfigError, loadConfig } from './config';
-import { createOrm, EMBEDDED_DATA_DIR, migrate, openDatabase } from './db/database';
+import { createOrm, type Database, EMBEDDED_DATA_DIR, migrate, openDatabase } from './db/database';
 import { ADVISORY_LOCKS, withSessionLock } from './db/advisory-locks';
 import { EmbeddedPostgresError } from './db/embedded';
 import { seedDemoDataIfEmpty } from './import/demo-data';
@@ -38,11 +39,27 @@ function listen(app: RequestListener, host: string, port: number, log: Logger): 
   });
 }
 
+/** Releases what a start that failed had opened (`close`, then the database); its own error is the one reported. */
+async function releaseFailedStart(
+  log: Logger,
+  database: Database,
+  close: () => Promise<void>,
+): Promise<void> {
+  try {
+    await close();
+  } catch (cleanup) {
+    log.warn({ err: cleanup }, 'releasing after the failed start');
+  } finally {
+    await database.stop().catch(() => undefined);
+  }
+}
+
 /** The service: config → database → migrations → demo data → app → listen; clean shutdown on signals. */
 async function main(): Promise<void> {
   const config = loadConfig();
   applyHeapGrowth(config.heapGrowthPercent);
   const log = createLogger(config);
+  const clientSecrets = openClientSecretBox(config, { onGenerated: (message) => log.warn(message) });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     log: (line) => log.debug({ postgres: line }),
@@ -50,26 +67,29 @@ async function main(): Promise<void> {
   const orm = await createOrm(database.url, { replicaUrls: config.databaseReplicaUrls });
   // Instances starting together on one database take turns: the first migrates and
   // loads the demo data, the others then find both done.
-  await withSessionLock(orm, ADVISORY_LOCKS.startup, async () => {
-    const applied = await migrate(orm);
-    if (applied.length > 0) log.info({ migrations: applied }, 'applied migrations');
-    if (config.demoData) await seedDemoDataIfEmpty(orm, log);
-  });
+  try {
+    await withSessionLock(orm, ADVISORY_LOCKS.startup, async () => {
+      const { migrations, sealedClientSecrets } = await migrate(orm, clientSecrets);
+      if (migrations.length > 0) log.info({ migrations }, 'applied migrations');
+      if (sealedClientSecrets > 0)
+        log.info({ count: sealedClientSecrets, key: clientSecrets.sealingKeyId }, 'sealed client secrets');
+      if (config.demoData) await seedDemoDataIfEmpty(orm, log, clientSecrets);
+    });
+  } catch (error) {
+    // A refused key (CLIENT_SECRET_KEY), say: nothing keeps running.
+    await releaseFailedStart(log, database, () => orm.close());
+    throw error;
+  }
 
-  const { app, stop: stopApp, attach, notifications } = await buildApp({ orm, config, log });
+  const { app, stop: stopApp, attach, notifications } = await buildApp({ orm, config, log, clientSecrets });
   let server: Server;
   try {
     server = await listen(app, config.host, config.port, log);
   } catch (error) {
-    // What started is released; the listen error is the one reported.
-    try {
+    await releaseFailedStart(log, database, async () => {
       await stopApp();
       await orm.close();
-    } catch (cleanup) {
-      log.warn({ err: cleanup }, 'releasing after the failed start');
-    } finally {
-      await database.stop().catch(() => undefined);
-    }
+    });
     throw error;
   }
   const newEpisodes = startNewEpisodeJob(orm, log, notifications);
@@ -88,6 +108,9 @@ async function main(): Promise<void> {
       `Replicas:   ${config.databaseReplicaUrls.length} (DATABASE_REPLICA_URLS), for anonymous reads`,
     );
   console.log(`Email:      ${config.smtpUrl ? 'SMTP (SMTP_URL)' : 'written to the log (SMTP_URL is unset)'}`);
+  console.log(
+    `Secrets:    client secrets sealed with ${config.clientSecretKeys.length > 0 ? 'CLIENT_SECRET_KEY' : `the key in ${CLIENT_SECRET_KEY_FILE} (CLIENT_SECRET_KEY is unset)`}`,
+  );
   const example = await exampleMangaSlug(orm.em.fork());
   if (example) console.log(`Try:        ${base}/manga/${example}`);
 

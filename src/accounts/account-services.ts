@@ -1,11 +1,14 @@
 import type { Logger } from 'pino';
+import type { ClientSecretBox } from '../clients/client-secret-box';
+import { openClientSecretBox } from '../clients/client-secret-keys';
 import type { Config } from '../config';
 import { createMailer, type Mailer } from '../mail/mailer';
 import { captchaVerifier, type CaptchaVerifier } from './captcha';
 
 /**
- * What the account flows need from the deployment, built once per app from the
- * configuration and reached through the request context.
+ * What the account flows (and the third-party clients' credentials) need from the
+ * deployment, built once per app from the configuration and reached through the
+ * request context.
  */
 export interface AccountServices {
   mailer: Mailer;
@@ -17,12 +20,17 @@ export interface AccountServices {
   reservedUsernames: ReadonlySet<string>;
   /** Lower-case emails and `@domains`; empty: everyone may sign up. */
   signupAllowlist: readonly string[];
+  /** Seals and opens registered clients' secrets (`CLIENT_SECRET_KEY`). */
+  clientSecrets: ClientSecretBox;
 }
 
 export function createAccountServices(
   config: Config,
   log: Logger,
   mailer: Mailer = createMailer(config, log),
+  clientSecrets: ClientSecretBox = openClientSecretBox(config, {
+    onGenerated: (message) => log.warn(message),
+  }),
 ): AccountServices {
   return {
     mailer,
@@ -30,5 +38,6 @@ export function createAccountServices(
     captcha: captchaVerifier(config.signupCaptcha, log),
     reservedUsernames: new Set(config.reservedUsernames),
     signupAllowlist: config.signupAllowlist,
+    clientSecrets,
   };
 }

@@ -3,6 +3,7 @@ import type { Viewer } from '../common/auth/session';
 import { RootFieldState } from '../common/root-field-state';
 import type { RequestContext } from '../context';
 import type { Client } from './client.entity';
+import type { ClientSecretBox } from './client-secret-box';
 
 /**
  * The caller as each root field established it. A client's `secret` is shown only to
@@ -21,7 +22,8 @@ export async function authenticate(ctx: RequestContext, info: GraphQLResolveInfo
 }
 
 /** The 128-character secret when the root field's authenticated caller owns the client, else null. */
-export function secretFor(info: GraphQLResolveInfo, client: Client): string | null {
+export function secretFor(info: GraphQLResolveInfo, client: Client, secrets: ClientSecretBox): string | null {
   const caller = callers.get(info);
-  return caller && caller.user.reference === client.user.reference ? client.secret : null;
+  const owner = caller && caller.user.reference === client.user.reference;
+  return owner ? secrets.open(client.sealed_secret, client.reference) : null;
 }

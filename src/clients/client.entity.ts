@@ -7,7 +7,7 @@ import { now, ReferencedEntity } from '../db/base.entity';
 /**
  * A registered third-party API client. `user` and `secret` reach GraphQL through
  * field resolvers (clients.resolver.ts): the owner loads through the dataloader and
- * the secret is shown to its owner only (semantics §1.6).
+ * the secret, opened from `sealed_secret`, is shown to its owner only (semantics §1.6).
  */
 @ObjectType({ description: 'A registered third-party API client.' })
 @Entity()
@@ -27,9 +27,12 @@ export class Client extends ReferencedEntity {
   @Property({ type: 'text' })
   endpoint!: string;
 
-  /** Shown to the owner only (semantics §1.6); 128 random characters. */
+  /**
+   * The 128-character secret, sealed under `CLIENT_SECRET_KEY` (client-secret-box.ts):
+   * the owner may see it again (semantics §1.6), so it cannot be kept as a hash.
+   */
   @Property({ type: 'text', hidden: true })
-  secret!: string;
+  sealed_secret!: string;
 
   @Field(() => Boolean)
   @Property({ type: 'boolean' })

@@ -49,7 +49,7 @@ export class ClientResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<Client> {
-    return createClient(ctx.em, await authenticate(ctx, info), input);
+    return createClient(ctx.em, await authenticate(ctx, info), input, ctx.accounts.clientSecrets);
   }
 
   @Authorized()
@@ -112,7 +112,8 @@ export class ClientResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<Client> {
     const viewer = await authenticate(ctx, info);
-    return updateClient(ctx.em, viewer, pathReference(reference, 'client_reference'), input);
+    const secrets = ctx.accounts.clientSecrets;
+    return updateClient(ctx.em, viewer, pathReference(reference, 'client_reference'), input, secrets);
   }
 
   @Authorized()
@@ -153,7 +154,11 @@ export class ClientResolver {
     nullable: true,
     description: "The 128-character secret for the client's owner; null for anyone else (semantics §1.6).",
   })
-  secret(@Root() client: Client, @Info() info: GraphQLResolveInfo): string | null {
-    return secretFor(info, client);
+  secret(
+    @Root() client: Client,
+    @Info() info: GraphQLResolveInfo,
+    @Ctx() ctx: RequestContext,
+  ): string | null {
+    return secretFor(info, client, ctx.accounts.clientSecrets);
   }
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuthToken } from '../accounts/auth-token.entity';
@@ -9,6 +9,7 @@ import { AppError } from '../common/errors/app-error';
 import type { ErrorCode } from '../common/errors/catalog';
 import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
 import { Client } from './client.entity';
+import type { ClientSecretBox } from './client-secret-box';
 import {
   cleanText,
   type ClientSearchInput,
@@ -22,9 +23,9 @@ import { likeLiteral } from '../common/like';
 /** A user owns at most this many clients (semantics §3.2). */
 export const MAX_CLIENTS = 10;
 
-/** 96 random bytes in base64url: a 128-character client secret (semantics §1.6). */
-export function newClientSecret(): string {
-  return randomBytes(96).toString('base64url');
+/** 96 random bytes in base64url: a 128-character client secret (semantics §1.6), sealed for `reference`. */
+function newSealedSecret(secrets: ClientSecretBox, reference: string): string {
+  return secrets.seal(randomBytes(96).toString('base64url'), reference);
 }
 
 /**
@@ -74,18 +75,28 @@ async function nameTaken(em: EntityManager, owner: string, name: string, except?
  * POST /client (semantics §3.2): permission `client:create`, scope `create:client`;
  * then 409 `client:already_exists` and 400 `client:max_clients`.
  */
-export function createClient(em: EntityManager, viewer: Viewer, input: CreateClientInput): Promise<Client> {
+export function createClient(
+  em: EntityManager,
+  viewer: Viewer,
+  input: CreateClientInput,
+  secrets: ClientSecretBox,
+): Promise<Client> {
   requirePermissions(viewer.user, ['client:create']);
   requireScopes(viewer, ['create:client']);
-  return createClientFor(em, viewer.user, input);
+  return createClientFor(em, viewer.user, input, secrets);
 }
 
 /**
  * The business rules and effects of POST /client for `owner`, without the caller's
  * checks (the demo seeder creates clients this way): a cleaned, unique name, at most
- * 10 clients, `verified: false` and a fresh 128-character secret.
+ * 10 clients, `verified: false` and a fresh 128-character secret, stored sealed.
  */
-export function createClientFor(em: EntityManager, owner: User, input: CreateClientInput): Promise<Client> {
+export function createClientFor(
+  em: EntityManager,
+  owner: User,
+  input: CreateClientInput,
+  secrets: ClientSecretBox,
+): Promise<Client> {
   return em.transactional(async (tx) => {
     const user = await lockOwner(tx, owner.reference);
     const name = cleanText(input.name);
@@ -94,12 +105,15 @@ export function createClientFor(em: EntityManager, owner: User, input: CreateCli
       throw new AppError('client:max_clients');
     }
     const at = new Date();
+    // Chosen here: the sealed secret is bound to its client's reference.
+    const reference = randomUUID();
     return tx.create(Client, {
+      reference,
       user,
       name,
       description: cleanText(input.description),
       endpoint: normalizeEndpoint(input.endpoint),
-      secret: newClientSecret(),
+      sealed_secret: newSealedSecret(secrets, reference),
       verified: false,
       created: at,
       updated: at,
@@ -173,6 +187,7 @@ export function updateClient(
   viewer: Viewer,
   reference: string,
   input: UpdateClientInput,
+  secrets: ClientSecretBox,
 ): Promise<Client> {
   return em.transactional(async (tx) => {
     const client = await findClient(tx, reference);
@@ -187,7 +202,7 @@ export function updateClient(
     if (name !== null) client.name = name;
     if (input.description != null) client.description = cleanText(input.description);
     if (input.endpoint != null) client.endpoint = normalizeEndpoint(input.endpoint);
-    if (input.revoke_secret) client.secret = newClientSecret();
+    if (input.revoke_secret) client.sealed_secret = newSealedSecret(secrets, client.reference);
     client.updated = new Date();
     return client;
   });

@@ -12,6 +12,7 @@ import { AppError } from '../common/errors/app-error';
 import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
 import { notify } from '../notifications/notify';
 import { Client } from './client.entity';
+import type { ClientSecretBox } from './client-secret-box';
 import type { TokenExchangeInput, TokenRequestInput } from './client.inputs';
 import { findClient } from './clients.service';
 import { TokenRequest } from './token-request.entity';
@@ -90,7 +91,11 @@ function sameSecret(stored: string, given: string): boolean {
  * requested scopes (30 minutes until its first use), with the action
  * `login_thirdparty` and the `thirdparty_login` notification in the same transaction.
  */
-export async function exchangeToken(em: EntityManager, input: TokenExchangeInput): Promise<TokenResponse> {
+export async function exchangeToken(
+  em: EntityManager,
+  input: TokenExchangeInput,
+  secrets: ClientSecretBox,
+): Promise<TokenResponse> {
   try {
     return await em.transactional(async (tx) => {
       // The row lock makes a request single-use even under concurrent exchanges.
@@ -102,7 +107,7 @@ export async function exchangeToken(em: EntityManager, input: TokenExchangeInput
       if (!request || request.used) throw new AppError('auth:invalid_token_request');
       if (Date.now() > request.expiration.getTime()) throw new AppError('auth:token_request_expired');
       const client = await tx.findOneOrFail(Client, { reference: request.client.reference });
-      if (!sameSecret(client.secret, input.client_secret)) {
+      if (!sameSecret(secrets.open(client.sealed_secret, client.reference), input.client_secret)) {
         throw new AppError('auth:invalid_client_credentials');
       }
       const user = await tx.findOneOrFail(User, { reference: request.user.reference });

@@ -50,7 +50,7 @@ export class TokenFlowResolver {
     @Arg('input', () => TokenExchangeInput) input: TokenExchangeInput,
     @Ctx() ctx: RequestContext,
   ): Promise<TokenResponse> {
-    return exchangeToken(ctx.em, input);
+    return exchangeToken(ctx.em, input, ctx.accounts.clientSecrets);
   }
 
   @Authorized()

@@ -1,5 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
+import type { ClientSecretBox } from '../clients/client-secret-box';
+import { sealStoredClientSecrets } from '../clients/seal-stored-secrets';
 import { startEmbeddedPostgres } from './embedded';
 import { ormOptions, type OrmOptionsInput } from './orm-options';
 
@@ -67,10 +69,24 @@ export async function createOrm(url: string, extra: Omit<OrmOptionsInput, 'clien
   return MikroORM.init(ormOptions({ clientUrl: url, ...extra }));
 }
 
-/** Applies every pending committed migration; returns the names applied. */
-export async function migrate(orm: MikroORM): Promise<string[]> {
+export interface MigrationReport {
+  /** The committed migrations applied, by name. */
+  migrations: string[];
+  /** Client secrets sealed (plaintext before) or re-sealed under the first key (rotation). */
+  sealedClientSecrets: number;
+}
+
+/**
+ * Applies every pending committed migration, then the data step that needs the
+ * service's key: stored client secrets sealed, or re-sealed under the first key
+ * (src/clients/seal-stored-secrets.ts); it refuses keys the box lacks.
+ */
+export async function migrate(orm: MikroORM, clientSecrets: ClientSecretBox): Promise<MigrationReport> {
   const applied = await orm.migrator.up();
-  return applied.map((migration) => migration.name);
+  return {
+    migrations: applied.map((migration) => migration.name),
+    sealedClientSecrets: await sealStoredClientSecrets(orm, clientSecrets),
+  };
 }
 
 /**

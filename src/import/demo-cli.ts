@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
+import { openClientSecretBox } from '../clients/client-secret-keys';
 import { loadConfig } from '../config';
 import { createOrm, migrate, openDatabase } from '../db/database';
 import { createLogger } from '../logger';
@@ -16,12 +17,13 @@ async function main(): Promise<number> {
   }
   const config = loadConfig();
   const log = createLogger({ logLevel: config.logLevel });
+  const clientSecrets = openClientSecretBox(config);
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
   const orm = await createOrm(database.url);
   try {
-    await migrate(orm);
+    await migrate(orm, clientSecrets);
     const started = Date.now();
-    await seedDemoData(orm, log, { scale, seed });
+    await seedDemoData(orm, log, clientSecrets, { scale, seed });
     console.log(`demo data (scale ${scale}) loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   } finally {

@@ -7,6 +7,7 @@ import { generateDemoCatalog, SeededRandom } from './demo-catalog';
 import { refreshPlannerStatistics } from '../db/database';
 import { importCatalog } from './importer';
 import { seedDemoArticles } from '../articles/demo-articles';
+import type { ClientSecretBox } from '../clients/client-secret-box';
 import { seedDemoClients } from '../clients/demo-clients';
 import { seedDemoCollections } from '../collections/demo-collections';
 import { seedDemoComments } from '../comments/comment-seeding';
@@ -45,7 +46,12 @@ function demoUsers(random: SeededRandom, scale: number, passwordHash: string) {
  * they obey the import rules. Later domains add their community data here through
  * their own services.
  */
-export async function seedDemoData(orm: MikroORM, log: Logger, options: DemoDataOptions = {}): Promise<void> {
+export async function seedDemoData(
+  orm: MikroORM,
+  log: Logger,
+  clientSecrets: ClientSecretBox,
+  options: DemoDataOptions = {},
+): Promise<void> {
   const seed = options.seed ?? 20261122;
   const scale = options.scale ?? 1;
   const now = Math.floor(Date.now() / 1000);
@@ -54,7 +60,7 @@ export async function seedDemoData(orm: MikroORM, log: Logger, options: DemoData
   const users = demoUsers(new SeededRandom(seed + 1), scale, await hashPassword(DEMO_PASSWORD));
   const report = await importCatalog(orm, { ...catalog, users });
   log.info({ report }, 'demo catalog and accounts loaded');
-  await seedCommunity(orm, log, new SeededRandom(seed + 2), scale);
+  await seedCommunity(orm, log, clientSecrets, new SeededRandom(seed + 2), scale);
   await refreshPlannerStatistics(orm);
 }
 
@@ -62,7 +68,13 @@ export async function seedDemoData(orm: MikroORM, log: Logger, options: DemoData
  * Community data, created through each domain's own services so that every rule and
  * derived value holds. Added only once: a database that has list entries keeps its own.
  */
-async function seedCommunity(orm: MikroORM, log: Logger, random: SeededRandom, scale: number): Promise<void> {
+async function seedCommunity(
+  orm: MikroORM,
+  log: Logger,
+  clientSecrets: ClientSecretBox,
+  random: SeededRandom,
+  scale: number,
+): Promise<void> {
   const em = orm.em.fork();
   if ((await em.count(WatchEntry, {})) > 0) return;
   const lists = await seedListEntries(em, random, {
@@ -70,7 +82,7 @@ async function seedCommunity(orm: MikroORM, log: Logger, random: SeededRandom, s
     read: Math.round(15 * scale),
   });
   log.info({ lists }, 'demo list entries loaded');
-  await seedDemoClients(orm.em.fork());
+  await seedDemoClients(orm.em.fork(), clientSecrets);
   const follows = await seedDemoFollowsAndNotifications(orm.em.fork(), random);
   log.info({ follows }, 'demo clients, follows and notifications loaded');
   await seedDemoArticles(orm.em.fork(), random);
@@ -80,10 +92,14 @@ async function seedCommunity(orm: MikroORM, log: Logger, random: SeededRandom, s
 }
 
 /** `npm start` on an empty database loads the demo data (unless DEMO_DATA=off). */
-export async function seedDemoDataIfEmpty(orm: MikroORM, log: Logger): Promise<void> {
+export async function seedDemoDataIfEmpty(
+  orm: MikroORM,
+  log: Logger,
+  clientSecrets: ClientSecretBox,
+): Promise<void> {
   const em = orm.em.fork();
   const [anime, users] = await Promise.all([em.count(Anime, {}), em.count(User, {})]);
   if (anime > 0 || users > 0) return;
   log.info('empty database: loading demo data');
-  await seedDemoData(orm, log);
+  await seedDemoData(orm, log, clientSecrets);
 }

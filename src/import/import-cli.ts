@@ -4,6 +4,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { openClientSecretBox } from '../clients/client-secret-keys';
 import { ConfigError, loadConfig } from '../config';
 import { createOrm, migrate, openDatabase, refreshPlannerStatistics } from '../db/database';
 import { initNewEpisodeCursor } from '../notifications/new-episode-job';
@@ -37,11 +38,12 @@ async function main(args: readonly string[]): Promise<number> {
 
 async function importIntoDatabase(document: unknown): Promise<number> {
   const config = loadConfig();
+  const clientSecrets = openClientSecretBox(config);
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
   try {
     const orm = await createOrm(database.url);
     try {
-      await migrate(orm);
+      await migrate(orm, clientSecrets);
       const progress = process.stderr.isTTY ? showProgress : undefined;
       const report = await importDocument(orm, document, { onProgress: progress });
       if (progress) process.stderr.write('\r\x1b[K');

@@ -4,8 +4,10 @@ import { Client } from '../../src/clients/client.entity';
 import { seedDemoClients } from '../../src/clients/demo-clients';
 import { Notification } from '../../src/notifications/notification.entity';
 import { buildToken, buildUser } from '../factories';
+import { testClientSecrets } from '../setup/client-secrets';
 import { rest } from '../setup/clients';
 import { useTestApp } from '../setup/harness';
+import { storedSecret } from './helpers';
 
 /** seedDemoClients: the demo client of `demo_user`, made through the services. */
 const t = useTestApp();
@@ -13,7 +15,7 @@ const t = useTestApp();
 describe('seedDemoClients', () => {
   it('creates the demo client and one exchanged third-party token for demo_user, once', async () => {
     const user = await buildUser(t.orm, { username: 'demo_user' });
-    const client = await seedDemoClients(t.orm.em.fork());
+    const client = await seedDemoClients(t.orm.em.fork(), testClientSecrets());
     expect(client).not.toBeNull();
     const em = t.orm.em.fork();
     const stored = await em.findOneOrFail(Client, { user: user.reference });
@@ -22,7 +24,8 @@ describe('seedDemoClients', () => {
       verified: false,
       endpoint: 'http://localhost:8080/callback',
     });
-    expect(stored.secret).toHaveLength(128);
+    const secret = await storedSecret(t.orm, stored.reference);
+    expect(secret).toHaveLength(128);
     const tokens = await em.find(AuthToken, { user: user.reference });
     expect(tokens.map((token) => [token.client?.reference, token.scope])).toEqual([
       [stored.reference, ['watchlist', 'readlist']],
@@ -32,7 +35,7 @@ describe('seedDemoClients', () => {
     ).toBe(1);
     expect(await em.count(ActionRecord, { user: user.reference, type: 'login_thirdparty' })).toBe(1);
 
-    const again = await seedDemoClients(t.orm.em.fork());
+    const again = await seedDemoClients(t.orm.em.fork(), testClientSecrets());
     expect(again?.reference).toBe(stored.reference);
     expect(await t.orm.em.fork().count(Client, {})).toBe(1);
     expect(await t.orm.em.fork().count(AuthToken, { client: stored.reference })).toBe(1);
@@ -41,12 +44,12 @@ describe('seedDemoClients', () => {
     const listed = await rest(t.app, 'GET', '/auth/token/thirdparty', undefined, { token: session });
     expect(listed.body.pagination.total).toBe(1);
     const mine = await rest(t.app, 'GET', '/client', undefined, { token: session });
-    expect(mine.body.list[0]).toMatchObject({ name: 'Demo tracker', secret: stored.secret });
+    expect(mine.body.list[0]).toMatchObject({ name: 'Demo tracker', secret });
   });
 
   it('does nothing without demo_user', async () => {
     await buildUser(t.orm);
-    expect(await seedDemoClients(t.orm.em.fork())).toBeNull();
+    expect(await seedDemoClients(t.orm.em.fork(), testClientSecrets())).toBeNull();
     expect(await t.orm.em.fork().count(Client, {})).toBe(0);
   });
 });

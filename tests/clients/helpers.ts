@@ -1,10 +1,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RequestListener } from 'node:http';
 import type { User } from '../../src/accounts/user.entity';
-import type { Client } from '../../src/clients/client.entity';
+import { Client } from '../../src/clients/client.entity';
 import type { RestRoute } from '../../src/rest/route';
 import { restRoutes } from '../../src/rest/routes';
 import { buildThirdPartyToken, buildToken, buildUser } from '../factories';
+import { testClientSecrets } from '../setup/client-secrets';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { PAGINATION, type Shape } from '../setup/contract-shapes';
 
@@ -74,6 +75,12 @@ export const validBody = (n = 1) => ({
   description: 'Reads my watch list',
   endpoint: 'https://example.com/callback',
 });
+
+/** The client's stored secret, opened as the service opens it (it is stored sealed). */
+export async function storedSecret(orm: MikroORM, reference: string): Promise<string> {
+  const client = await orm.em.fork().findOneOrFail(Client, { reference });
+  return testClientSecrets().open(client.sealed_secret, reference);
+}
 
 /** POST /client as `as`; returns the response. */
 export const createVia = (app: RequestListener, body: unknown, as: CallOptions) =>

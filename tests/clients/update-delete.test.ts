@@ -5,7 +5,7 @@ import { buildClient, buildToken, buildUser, MISSING_REFERENCE } from '../factor
 import { rest, type CallOptions } from '../setup/clients';
 import { shapeProblems } from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
-import { account, CLIENT, firstError, routeOf, thirdPartyAs, viaGraphQL } from './helpers';
+import { account, CLIENT, firstError, routeOf, storedSecret, thirdPartyAs, viaGraphQL } from './helpers';
 
 /** Contract #11 DELETE and #12 PUT /client/{client_reference} (semantics §2). */
 const t = useTestApp();
@@ -89,7 +89,7 @@ describe('#12 PUT /client/{client_reference}', () => {
     const res = await put(client.reference, { revoke_secret: true }, owner.as);
     expect(res.body.secret).toMatch(/^[A-Za-z0-9_-]{128}$/);
     expect(res.body.secret).not.toBe(client.secret);
-    expect((await stored(client.reference))?.secret).toBe(res.body.secret);
+    expect(await storedSecret(t.orm, client.reference)).toBe(res.body.secret);
   });
 
   it('409 client:already_exists for the name of another client of the owner, ignoring case; its own name is fine', async () => {
@@ -317,7 +317,7 @@ describe('REST ≡ GraphQL for #11 and #12 (same document and variables)', () =>
     const secret = res.body.data.updateClient.secret;
     expect(secret).toHaveLength(128);
     expect(secret).not.toBe(client.secret);
-    expect((await stored(client.reference))?.secret).toBe(secret);
+    expect(await storedSecret(t.orm, client.reference)).toBe(secret);
   });
 
   it('#11: twin clients deleted by each door answer the same body', async () => {

@@ -1,61 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { createClient } from 'graphql-ws';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { ensureDatabase } from '../../src/db/database';
 import { migrationsList } from '../../src/db/migrations';
-import { adminUrl, databaseUrl, testDatabasePrefix } from '../setup/names';
-
-/** The service as `npm start` runs it, from the sources. */
-const SERVER = resolve(__dirname, '../../src/server.ts');
-
-interface Instance {
-  child: ChildProcess;
-  /** Every line it wrote, stdout and stderr. */
-  lines: string[];
-  /** Its base URL once it listens. */
-  ready: Promise<string>;
-}
-
-function startInstance(url: string, { port = 0, demoData = 'on' } = {}): Instance {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', SERVER], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DEMO_DATA: demoData,
-      RATE_LIMIT: 'off',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  const ready = new Promise<string>((resolveReady, reject) => {
-    const read = (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) {
-        lines.push(line);
-        const listening = /^REST API:\s+(http:\/\/\S+?)\/\s/.exec(line);
-        if (listening) resolveReady(listening[1]);
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.on('exit', (code) =>
-      reject(new Error(`exited with ${code} before listening:\n${lines.join('\n')}`)),
-    );
-  });
-  return { child, lines, ready };
-}
-
-async function stop({ child }: Instance): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((done) => child.once('exit', done));
-  child.kill('SIGTERM');
-  await exited;
-}
+import { type Instance, startInstance, stop, useEmptyDatabase } from '../setup/instances';
+import { databaseUrl } from '../setup/names';
 
 /** A demo account's token, from `POST /auth/login` on `base`. */
 async function login(base: string, username: string): Promise<string> {
@@ -73,23 +22,6 @@ async function login(base: string, username: string): Promise<string> {
 const logged = (instances: Instance[], message: string) =>
   instances.flatMap((instance) => instance.lines).filter((line) => line.includes(`"msg":"${message}"`))
     .length;
-
-/** A database of its own for the enclosing describe block: empty before it, dropped after. */
-function useEmptyDatabase(label: string): string {
-  const name = `${testDatabasePrefix()}${label}_w${process.env.JEST_WORKER_ID ?? '1'}`;
-  let admin: pg.Client;
-  beforeAll(async () => {
-    admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`);
-    await ensureDatabase(adminUrl(), name);
-  });
-  afterAll(async () => {
-    await admin.query(`drop database if exists ${admin.escapeIdentifier(name)} with (force)`);
-    await admin.end();
-  });
-  return name;
-}
 
 describe('several instances started at once on an empty database', () => {
   const name = useEmptyDatabase('fresh');
@@ -168,11 +100,9 @@ describe('an instance whose port is taken', () => {
     await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done));
     const { port } = holder.address() as AddressInfo;
     const instance = startInstance(databaseUrl(name), { port, demoData: 'off' });
-    // Everything it wrote has been read once its output streams close (after it exits).
-    const closed = new Promise((done) => instance.child.once('close', done));
     try {
       await expect(instance.ready).rejects.toThrow('exited with 1 before listening');
-      await closed;
+      await instance.closed;
       const output = instance.lines.join('\n');
       expect(output).toContain(`Server: cannot listen on 127.0.0.1:${port}: the address is in use`);
       expect(output).not.toContain('REST API:');

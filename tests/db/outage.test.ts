@@ -10,6 +10,7 @@ import { type EmbeddedDatabase, freeLoopbackPort, startEmbeddedPostgres } from '
 import { createLogger } from '../../src/logger';
 import { buildAnime, buildManga, buildToken, buildUser } from '../factories';
 import { gql, rest } from '../setup/clients';
+import { testClientSecrets } from '../setup/client-secrets';
 
 /**
  * A database outage against a real PostgreSQL: a private embedded cluster that the test
@@ -39,7 +40,7 @@ beforeAll(async () => {
 
   const url = await ensureDatabase(server.serverUrl, 'outage');
   orm = await createOrm(url, { poolMax: 4 });
-  await migrate(orm);
+  await migrate(orm, testClientSecrets());
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'info', RATE_LIMIT: 'off' });
   const built = await buildApp({
     orm,

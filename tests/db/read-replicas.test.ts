@@ -17,6 +17,7 @@ import {
 import { createLogger } from '../../src/logger';
 import { buildAnime, buildManga, buildToken, buildUser } from '../factories';
 import { gql, rest } from '../setup/clients';
+import { testClientSecrets } from '../setup/client-secrets';
 
 /**
  * Read replicas against real PostgreSQL streaming replication: a private embedded
@@ -105,7 +106,7 @@ beforeAll(async () => {
   // The schema first, then the copy: the standby starts with it.
   primary = await startEmbeddedPostgres({ dataDir: primaryDir, port: primaryPort });
   const setup = await createOrm(await ensureDatabase(primary.serverUrl, DATABASE), { poolMax: 2 });
-  await migrate(setup);
+  await migrate(setup, testClientSecrets());
   await setup.close();
   await primary.stop();
   makeStandby(replicaDir);

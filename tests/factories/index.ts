@@ -18,6 +18,7 @@ import { WatchEntry } from '../../src/lists/watch-entry.entity';
 import { Credit } from '../../src/people/credit.entity';
 import { Person } from '../../src/people/person.entity';
 import { Role } from '../../src/people/role.entity';
+import { testClientSecrets } from '../setup/client-secrets';
 
 /**
  * One place that knows how to make valid rows. Each builder persists and flushes
@@ -159,15 +160,26 @@ export async function buildToken(
   return secret;
 }
 
-export const buildClient = (orm: MikroORM, owner: User, o: Partial<Client> = {}) =>
-  persist(orm, Client, {
+/** A client with its plaintext `secret`, which is stored sealed as the service seals it. */
+export type TestClient = Client & { secret: string };
+
+export async function buildClient(
+  orm: MikroORM,
+  owner: User,
+  { secret = 'x'.repeat(128), ...o }: Partial<Client> & { secret?: string } = {},
+): Promise<TestClient> {
+  const reference = o.reference ?? randomUUID();
+  const client = await persist(orm, Client, {
+    reference,
     user: owner.reference,
     name: `client ${next()}`,
     description: 'A client',
     endpoint: 'https://example.com/',
-    secret: 'x'.repeat(128),
+    sealed_secret: testClientSecrets().seal(secret, reference),
     ...o,
   } as unknown as Partial<Client>);
+  return Object.assign(client, { secret });
+}
 
 export async function buildReadEntry(
   orm: MikroORM,

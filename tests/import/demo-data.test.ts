@@ -5,6 +5,7 @@ import { User } from '../../src/accounts/user.entity';
 import { generateDemoCatalog } from '../../src/import/demo-catalog';
 import { DEMO_PASSWORD, seedDemoData, seedDemoDataIfEmpty } from '../../src/import/demo-data';
 import { openTestOrm, resetDatabase } from '../setup/db';
+import { testClientSecrets } from '../setup/client-secrets';
 
 const silent = pino({ level: 'silent' });
 const NOW = 1_800_000_000;
@@ -36,7 +37,7 @@ describe('demo data', () => {
     beforeAll(async () => {
       orm = await openTestOrm();
       await resetDatabase(orm);
-      await seedDemoDataIfEmpty(orm, silent);
+      await seedDemoDataIfEmpty(orm, silent, testClientSecrets());
     }, 120000);
     afterAll(() => orm.close());
 
@@ -113,13 +114,13 @@ describe('demo data', () => {
 
     it('is not loaded again into a database that has data', async () => {
       const before = await count(orm, 'from anime');
-      await seedDemoDataIfEmpty(orm, silent);
+      await seedDemoDataIfEmpty(orm, silent, testClientSecrets());
       expect(await count(orm, 'from anime')).toBe(before);
     });
 
     it('can be loaded again without duplicating accounts', async () => {
       const users = await count(orm, 'from "user"');
-      await seedDemoData(orm, silent);
+      await seedDemoData(orm, silent, testClientSecrets());
       expect(await count(orm, 'from "user"')).toBe(users);
     });
   });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { execFileSync } from 'node:child_process';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded';
+import { TEST_CLIENT_SECRET_KEY } from './client-secrets';
 import { adminUrl, databaseUrl, templateDatabase, testDatabasePrefix } from './names';
 
 declare global {
@@ -17,6 +18,8 @@ declare global {
  * embedded PostgreSQL when DATABASE_URL is unset.
  */
 export default async function globalSetup(): Promise<void> {
+  // Seen by the template's migration, the workers and the services the tests start.
+  process.env.CLIENT_SECRET_KEY ??= TEST_CLIENT_SECRET_KEY;
   if (!process.env.DATABASE_URL) {
     const folder = mkdtempSync(join(tmpdir(), 'catalog-test-'));
     // Enterable by other users: as root, the server runs as the `postgres` OS user and keeps its data here.

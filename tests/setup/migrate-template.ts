@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createOrm, migrate } from '../../src/db/database';
+import { testClientSecrets } from './client-secrets';
 
 /**
  * Migrates the template database named by argv[2]. It runs in its own process:
@@ -8,7 +9,7 @@ import { createOrm, migrate } from '../../src/db/database';
 async function main(): Promise<void> {
   const orm = await createOrm(process.argv[2]);
   try {
-    await migrate(orm);
+    await migrate(orm, testClientSecrets());
   } finally {
     await orm.close();
   }

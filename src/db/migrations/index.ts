@@ -3,6 +3,7 @@ import { Migration20261122000000_initial } from './Migration20261122000000_initi
 import { Migration20261122010630_native_scores } from './Migration20261122010630_native_scores';
 import { Migration20261122013337_notification_subject } from './Migration20261122013337_notification_subject';
 import { Migration20261125160000_nsfw_genre_flag } from './Migration20261125160000_nsfw_genre_flag';
+import { Migration20261128000500_sealed_client_secrets } from './Migration20261128000500_sealed_client_secrets';
 
 /** Every committed migration, in order; `npm run migration:create` writes new ones to add here. */
 export const migrationsList: MigrationObject[] = [
@@ -13,4 +14,8 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261122013337_notification_subject,
   },
   { name: 'Migration20261125160000_nsfw_genre_flag', class: Migration20261125160000_nsfw_genre_flag },
+  {
+    name: 'Migration20261128000500_sealed_client_secrets',
+    class: Migration20261128000500_sealed_client_secrets,
+  },
 ];
