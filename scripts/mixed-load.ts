@@ -6,6 +6,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import { User } from '../src/accounts/user.entity';
 import { issueToken } from '../src/accounts/tokens';
+import { openClientSecretBox } from '../src/clients/client-secret-keys';
+import { loadConfig } from '../src/config';
 import { createOrm, ensureDatabase, migrate } from '../src/db/database';
 import { freeLoopbackPort, startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
 import { seedDemoData } from '../src/import/demo-data';
@@ -136,12 +138,13 @@ async function mixedDatabase(): Promise<{ url: string; embedded?: EmbeddedDataba
 }
 
 async function prepare(orm: MikroORM): Promise<{ catalog: Catalog; users: LoadUser[] }> {
-  await migrate(orm);
+  const clientSecrets = openClientSecretBox(loadConfig());
+  await migrate(orm, clientSecrets);
   const connection = orm.em.getConnection();
   const [{ titles }] = await connection.execute<{ titles: string }[]>(`select count(*) as titles from anime`);
   if (Number(titles) === 0) {
     console.log(`loading demo data at scale ${SCALE} ...`);
-    await seedDemoData(orm, pino({ level: 'warn' }), { scale: SCALE });
+    await seedDemoData(orm, pino({ level: 'warn' }), clientSecrets, { scale: SCALE });
   }
   const slugs = async (sql: string) => (await connection.execute<{ v: string }[]>(sql)).map((row) => row.v);
   const catalog: Catalog = {

@@ -15,6 +15,7 @@ import { type CommentContentType, READ_STATUSES, type ReadStatus } from '../../s
 import { Edit } from '../../src/edits/edit.entity';
 import { ReadEntry } from '../../src/lists/read-entry.entity';
 import { buildReadEntry, buildToken, buildUser, buildWatchEntry } from '../factories';
+import { testClientSecrets } from '../setup/client-secrets';
 import { gql } from '../setup/clients';
 import { openTestOrm, resetDatabase } from '../setup/db';
 import { type HttpTestApp, startHttpApp } from '../http/http-app';
@@ -451,7 +452,7 @@ interface Seeding {
 
 /** Demo data at a small scale, plus what the demo lacks; returns the rows the calls use. */
 async function seed(orm: MikroORM, app: RequestListener, tokens: Map<Caller, string>): Promise<Seeded> {
-  await seedDemoData(orm, pino({ level: 'silent' }), { scale: 0.1 });
+  await seedDemoData(orm, pino({ level: 'silent' }), testClientSecrets(), { scale: 0.1 });
   const em = orm.em.fork();
   const seeding: Seeding = {
     orm,
