@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from '../../db/unavailable';
 
 /**
  * What changed for one user, announced once the change committed: notifications were
@@ -66,6 +67,8 @@ export class PostgresNotificationBus implements NotificationBus {
   private resync: (() => void) | undefined;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
+  /** The listening connection failed and no attempt has opened it again yet. */
+  private down = false;
 
   constructor(
     private readonly orm: MikroORM,
@@ -105,7 +108,15 @@ export class PostgresNotificationBus implements NotificationBus {
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
-      this.log.warn({ err: error }, 'notification bus: the listening connection failed');
+      // One line per outage: attempts that fail while the database stays away say nothing more.
+      if (!this.down) {
+        const details = isDatabaseUnavailable(error) ? { cause: String(error) } : { err: error };
+        this.log.warn(
+          details,
+          `notification bus: the listening connection failed; retrying every ${RECONNECT_MS / 1000}s`,
+        );
+      }
+      this.down = true;
       void client.end().catch(() => undefined);
       if (this.listener === client) this.reconnectLater();
     };
@@ -118,6 +129,8 @@ export class PostgresNotificationBus implements NotificationBus {
     try {
       await client.connect();
       await client.query(`listen ${CHANNEL}`);
+      if (this.down) this.log.info('notification bus: listening again');
+      this.down = false;
     } catch (error) {
       fail(error);
       throw error;
