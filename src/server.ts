@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     log: (line) => log.debug({ postgres: line }),
   });
-  const orm = await createOrm(database.url, { replicaUrls: config.databaseReplicaUrls });
+  const orm = await createOrm(database.url, { replicaUrls: config.databaseReplicaUrls, log });
   // Instances starting together on one database take turns: the first migrates and
   // loads the demo data, the others then find both done.
   await withSessionLock(orm, ADVISORY_LOCKS.startup, async () => {

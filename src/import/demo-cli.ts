@@ -17,7 +17,7 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const log = createLogger({ logLevel: config.logLevel });
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
-  const orm = await createOrm(database.url);
+  const orm = await createOrm(database.url, { log });
   try {
     await migrate(orm);
     const started = Date.now();
