@@ -3,6 +3,8 @@
  * process at start with a message naming the variable.
  */
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** JSON lines, or readable lines for a person at a terminal. */
+export type LogFormat = 'json' | 'pretty';
 
 export interface Config {
   readonly port: number;
@@ -15,6 +17,8 @@ export interface Config {
   readonly imageBaseUrl: string;
   readonly publicUrl: string;
   readonly logLevel: LogLevel;
+  /** `LOG_FORMAT`; undefined: pretty when stdout is a terminal, else JSON (src/logger.ts). */
+  readonly logFormat: LogFormat | undefined;
   readonly rateLimit: boolean;
   /** Requests each caller may make per `rateLimitWindowSeconds` across REST and GraphQL. */
   readonly rateLimitPoints: number;
@@ -281,6 +285,15 @@ function databaseTimeouts(env: Env, requestTimeoutMs: number) {
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
+
+function logFormat(env: Env): LogFormat | undefined {
+  const raw = env.LOG_FORMAT;
+  if (raw === undefined || raw === '') return undefined;
+  const format = LOG_FORMATS.find((candidate) => candidate === raw.toLowerCase());
+  if (!format) throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
+  return format;
+}
 
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -308,6 +321,7 @@ export function loadConfig(env: Env = process.env): Config {
     imageBaseUrl: url(env, 'IMAGE_BASE_URL', 'https://cdn.example.invalid'),
     publicUrl,
     logLevel,
+    logFormat: logFormat(env),
     rateLimit: flag(env, 'RATE_LIMIT', true),
     rateLimitPoints: integer(env, 'RATE_LIMIT_POINTS', 300, 1, 1000000),
     rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),

@@ -1,9 +1,30 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 import type { Config } from './config';
 
-/** JSON logs on stdout (or `destination`, for tests); request lines come from src/http/request-log.ts. */
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream): Logger {
-  return pino({ level: config.logLevel }, destination);
+export interface LoggerOutput {
+  /** Where the lines go instead of stdout (tests). */
+  destination?: DestinationStream;
+  /** Whether stdout is a terminal: it chooses the format when `LOG_FORMAT` is unset. */
+  isTTY?: boolean;
+}
+
+/**
+ * The service's log: JSON lines (pino) on stdout, or readable lines (pino-pretty) when
+ * `LOG_FORMAT` is `pretty` or, unset, when stdout is a terminal (`npm start` in a shell).
+ * Pipes, files and log collectors get JSON. Request lines come from src/http/request-log.ts.
+ */
+export function createLogger(
+  config: Pick<Config, 'logLevel' | 'logFormat'>,
+  { destination, isTTY = process.stdout.isTTY === true }: LoggerOutput = {},
+): Logger {
+  const format = config.logFormat ?? (isTTY ? 'pretty' : 'json');
+  if (format === 'json') return pino({ level: config.logLevel }, destination);
+  // Prettified as each line is written, not in pino-pretty's stream: that one writes a tick
+  // later, and the last lines before an exit (a failed start, a shutdown) would be lost.
+  const prettify = prettyFactory({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  const out = destination ?? pino.destination({ dest: process.stdout.fd, sync: true });
+  return pino({ level: config.logLevel }, { write: (line: string) => out.write(prettify(line)) });
 }
 
 /** At most one summary line per this many milliseconds. */

@@ -15,7 +15,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const log = createLogger({ logLevel: config.logLevel });
+  const log = createLogger(config);
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
   const orm = await createOrm(database.url, { log });
   try {

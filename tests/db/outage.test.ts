@@ -39,7 +39,7 @@ beforeAll(async () => {
 
   const url = await ensureDatabase(server.serverUrl, 'outage');
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'info', RATE_LIMIT: 'off' });
-  const log = createLogger(config, { write: (line: string) => void logLines.push(line) });
+  const log = createLogger(config, { destination: { write: (line: string) => void logLines.push(line) } });
   orm = await createOrm(url, { poolMax: 4, log });
   await migrate(orm);
   const built = await buildApp({ orm, config, log });

@@ -56,3 +56,14 @@ describe('read replica configuration', () => {
     expect(load).not.toThrow(/secret/);
   });
 });
+
+describe('log format', () => {
+  it('is chosen by the terminal unless LOG_FORMAT says json or pretty', () => {
+    expect(loadConfig({}).logFormat).toBeUndefined();
+    expect(loadConfig({ LOG_FORMAT: 'Pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(() => loadConfig({ LOG_FORMAT: 'text' })).toThrow(
+      new ConfigError('LOG_FORMAT must be json or pretty, got "text"'),
+    );
+  });
+});
