@@ -10,17 +10,18 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AccountServices } from '../accounts/account-services';
 import { AuthSession, requireScopes } from '../common/auth/session';
 import { AppError, languageOf } from '../common/errors/app-error';
 import { formatGraphQLError } from '../common/errors/render';
+import type { RequestScope } from '../common/request-scope';
 import type { SubscriptionLimits } from '../config';
 import { RequestContext } from '../context';
 import type { NotificationFeed } from '../notifications/live/notification-feed';
 import { depthAndAliasRule, type GraphQLLimits, queryLimitErrorOf } from './limits';
+import { serveGraphQLWs, type SocketExtra } from './websocket-transport';
 
 /** WebSocket close codes of this service (4400-4499: the client's side, as HTTP's 4xx). */
 export const CLOSE_CODES = {
@@ -36,24 +37,18 @@ export const CLOSE_CODES = {
   slowConsumer: 1013,
 } as const;
 
-/** RFC 6455: the server is going away. */
-const GOING_AWAY = 1001;
-
 /** Dead peers: a ping every this many ms, and a connection without its pong is dropped. */
 const KEEP_ALIVE_MS = 12_000;
 
+/** An acknowledged connection: its caller, and its subscriptions running. */
 interface Connection {
   user: string;
   token: string;
+  /** Its id in the log (`ws-<user>`), its log and its message language. */
+  scope: RequestScope;
   tokenCheck?: NodeJS.Timeout;
   idle?: NodeJS.Timeout;
   running: number;
-}
-
-interface Extra {
-  socket: WebSocket;
-  request: IncomingMessage;
-  connection?: Connection;
 }
 
 export interface SubscriptionServerDependencies {
@@ -80,6 +75,8 @@ export function attachSubscriptions(
 ): () => Promise<void> {
   const { schema, orm, accounts, log, feed, limits } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
+  /** The acknowledged connections, by socket. */
+  const connections = new WeakMap<WebSocket, Connection>();
   const perUser = new Map<string, number>();
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -122,45 +119,57 @@ export function attachSubscriptions(
     connection.idle.unref();
   };
 
-  const disposable = useServer<Record<string, unknown> | undefined, Partial<Extra>>(
+  /** The state onConnect gave the connection: graphql-ws runs no operation before acknowledging it. */
+  const connectionOf = ({ socket }: SocketExtra): Connection => {
+    const connection = connections.get(socket);
+    if (!connection) throw new Error('graphql-ws ran an operation on an unacknowledged connection');
+    return connection;
+  };
+
+  const stop = serveGraphQLWs(
+    wss,
     {
       schema,
       connectionInitWaitTimeout: 10_000,
       onConnect: async (ctx) => {
-        const extra = ctx.extra as Extra;
+        const { socket, request } = ctx.extra;
         const result = await authenticate(ctx.connectionParams?.auth);
         // Closed while the token was looked up: graphql-ws has run onClose already.
-        if (extra.socket.readyState !== extra.socket.OPEN) return false;
+        if (socket.readyState !== socket.OPEN) return false;
         if ('refused' in result) {
-          extra.socket.close(...result.refused);
+          socket.close(...result.refused);
           return false;
         }
         const count = perUser.get(result.user) ?? 0;
         if (count >= limits.maxPerUser) {
-          extra.socket.close(CLOSE_CODES.tooManyConnections, 'too many connections');
+          socket.close(CLOSE_CODES.tooManyConnections, 'too many connections');
           return false;
         }
         perUser.set(result.user, count + 1);
         const connection: Connection = {
           user: result.user,
           token: String(ctx.connectionParams?.auth),
+          scope: {
+            requestId: `ws-${result.user}`,
+            language: languageOf(request.headers['accept-language']),
+            log,
+          },
           running: 0,
         };
-        extra.connection = connection;
+        connections.set(socket, connection);
         connection.tokenCheck = setInterval(() => {
           // A check, not a use: it neither slides the token's expiry nor marks the user active.
           authenticate(connection.token, { recordUse: false })
             .then((again) => {
-              if ('refused' in again) extra.socket.close(again.refused[0], 'token no longer valid');
+              if ('refused' in again) socket.close(again.refused[0], 'token no longer valid');
             })
             .catch((error: unknown) => log.warn({ err: error }, 'subscriptions: token check failed'));
         }, limits.tokenCheckSeconds * 1000);
         connection.tokenCheck.unref();
-        idleAfter(extra.socket, connection);
+        idleAfter(socket, connection);
         return true;
       },
       onSubscribe: (ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] => {
-        const extra = ctx.extra as Extra;
         let document;
         try {
           document = parse(payload.query, { maxTokens: deps.graphqlLimits.maxTokens });
@@ -180,20 +189,20 @@ export function attachSubscriptions(
             ),
           ];
         }
-        const connection = extra.connection!;
+        const connection = connectionOf(ctx.extra);
         connection.running += 1;
         clearTimeout(connection.idle);
-        const language = languageOf(extra.request.headers['accept-language']);
+        const { socket } = ctx.extra;
         const contextValue = new RequestContext(
           orm.em,
-          `ws-${connection.user}`,
-          language,
+          connection.scope.requestId,
+          connection.scope.language,
           log,
           connection.token,
           accounts,
           undefined,
           undefined,
-          { feed, dropSlowConsumer: () => extra.socket.close(CLOSE_CODES.slowConsumer, 'slow consumer') },
+          { feed, dropSlowConsumer: () => socket.close(CLOSE_CODES.slowConsumer, 'slow consumer') },
         );
         return {
           schema,
@@ -204,13 +213,16 @@ export function attachSubscriptions(
         };
       },
       onComplete: (ctx) => {
-        const { connection, socket } = ctx.extra as Extra;
-        if (!connection) return;
+        const connection = connectionOf(ctx.extra);
         connection.running -= 1;
         // Subscriptions also complete when the socket closes: no idle timer for a dead one.
+        const { socket } = ctx.extra;
         if (connection.running === 0 && socket.readyState === socket.OPEN) idleAfter(socket, connection);
       },
-      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formattedError(error)),
+      // Refusals, and failures of running subscriptions: in the connection's language, an
+      // unexpected failure logged with the connection's id.
+      onError: (ctx, _id, _payload, errors) =>
+        errors.map((error) => formattedError(error, connectionOf(ctx.extra).scope)),
       // In the subscription's own context: its language, and its log for an unexpected error.
       onNext: (_ctx, _id, _payload, args, result) => {
         const context = args.contextValue as RequestContext;
@@ -219,7 +231,7 @@ export function attachSubscriptions(
           : result;
       },
       onClose: (ctx) => {
-        const connection = (ctx.extra as Extra).connection;
+        const connection = connections.get(ctx.extra.socket);
         if (!connection) return;
         clearInterval(connection.tokenCheck);
         clearTimeout(connection.idle);
@@ -228,14 +240,16 @@ export function attachSubscriptions(
         else perUser.delete(connection.user);
       },
     },
-    wss,
-    KEEP_ALIVE_MS,
+    {
+      keepAliveMs: KEEP_ALIVE_MS,
+      log,
+      scopeOf: ({ socket }) => connections.get(socket)?.scope ?? { requestId: 'ws', log },
+    },
   );
 
   return async () => {
     server.off('upgrade', onUpgrade);
-    for (const client of wss.clients) client.close(GOING_AWAY, 'server shutting down');
-    await disposable.dispose();
+    await stop();
   };
 }
 
@@ -255,9 +269,9 @@ function asGraphQLError(error: unknown): GraphQLError {
   return new GraphQLError(String(error));
 }
 
-/** An error as `/graphql` formats it: the catalog `code` in `extensions`. */
-function formattedError(error: GraphQLError, context?: RequestContext): GraphQLError {
-  const formatted = formatGraphQLError(error.toJSON(), error, context);
+/** An error as `/graphql` formats it: the catalog `code` in `extensions`, the message in `scope`'s language. */
+function formattedError(error: GraphQLError, scope: RequestScope): GraphQLError {
+  const formatted = formatGraphQLError(error.toJSON(), error, scope);
   return new GraphQLError(formatted.message, {
     path: formatted.path,
     extensions: formatted.extensions,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -119,6 +120,41 @@ function live(url: string, token: string | undefined, query: string): Live {
   };
 }
 
+/** Waits until `condition` holds, checking every 20 ms; fails after `ms`. */
+async function until(condition: () => boolean, ms = 5_000): Promise<void> {
+  for (const started = Date.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 20))) {
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms: ${condition.toString()}`);
+  }
+}
+
+/**
+ * Upgrades a bare TCP connection to `url`, sends `frame` as it is, and resolves to the
+ * code of the close frame the server answers with.
+ */
+function closeCodeAfterFrame(url: string, frame: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let received = Buffer.alloc(0);
+    const socket = connect(Number(new URL(url).port), '127.0.0.1', () =>
+      socket.write(
+        'GET /graphql HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+          'Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n',
+      ),
+    );
+    socket.on('error', reject);
+    socket.on('data', (chunk) => {
+      const upgraded = received.includes('\r\n\r\n');
+      received = Buffer.concat([received, chunk]);
+      if (!upgraded && received.includes('\r\n\r\n')) socket.write(frame);
+    });
+    socket.on('close', () => {
+      // The close frame follows the 101 response: opcode 0x88, its length, then the code.
+      const closeFrame = received.indexOf('\r\n\r\n') + 4;
+      resolve(received[closeFrame] === 0x88 ? received.readUInt16BE(closeFrame + 2) : Number.NaN);
+    });
+  });
+}
+
 /** Waits until the subscription is running on the server (the count subscription answers at once). */
 async function connected(url: string, token: string): Promise<void> {
   const probe = live(url, token, counts);
@@ -232,14 +268,18 @@ describe('connecting to live notifications', () => {
   let instance: Instance;
   let user: User;
   let token: string;
+  const logLines: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
-    instance = await startInstance({
-      SUBSCRIPTION_MAX_PER_USER: '2',
-      SUBSCRIPTION_MAX_CONNECTIONS: '3',
-      SUBSCRIPTION_MAX_MESSAGE_BYTES: '2048',
-      SUBSCRIPTION_IDLE_SECONDS: '1',
-    });
+    instance = await startInstance(
+      {
+        SUBSCRIPTION_MAX_PER_USER: '2',
+        SUBSCRIPTION_MAX_CONNECTIONS: '3',
+        SUBSCRIPTION_MAX_MESSAGE_BYTES: '2048',
+        SUBSCRIPTION_IDLE_SECONDS: '1',
+      },
+      pino({ level: 'warn' }, { write: (line: string) => void logLines.push(JSON.parse(line)) }),
+    );
   });
 
   afterAll(() => instance?.close());
@@ -302,23 +342,38 @@ describe('connecting to live notifications', () => {
     expect(await closed).toMatchObject({ code: 4408 });
   });
 
-  it('closes a connection whose message is larger than SUBSCRIPTION_MAX_MESSAGE_BYTES with 1009', async () => {
-    const socket = new WebSocket(instance.url, 'graphql-transport-ws');
-    await new Promise((resolve) => socket.once('open', resolve));
-    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
-    // graphql-ws reports the socket's error on the console as well.
-    const console = jest.spyOn(global.console, 'error').mockImplementation(() => undefined);
-    try {
+  it('closes a connection on a message beyond SUBSCRIPTION_MAX_MESSAGE_BYTES (1009) or an invalid frame (1002), in one rate-limited log line', async () => {
+    const oversized = async () => {
+      const socket = new WebSocket(instance.url, 'graphql-transport-ws');
+      await once(socket, 'open');
+      const closed = new Promise<number>((resolve) => socket.once('close', resolve));
       socket.send(
         JSON.stringify({ type: 'connection_init', payload: { auth: token, padding: 'x'.repeat(4096) } }),
       );
-      expect(await closed).toBe(1009);
-      expect(console).toHaveBeenCalledWith(
-        expect.any(String),
-        expect.objectContaining({ code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' }),
-      );
+      return closed;
+    };
+    const frameLines = () => logLines.filter((line) => String(line.msg).startsWith('websocket: '));
+    // graphql-ws's own adapter wrote each of these to the console, with its stack.
+    const consoleError = jest.spyOn(global.console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(await oversized()).toBe(1009);
+      expect(frameLines()).toEqual([
+        expect.objectContaining({
+          level: 40,
+          msg: 'websocket: 1 connection closed on oversized or invalid frames in the last 1s',
+          cause: 'Max payload size exceeded',
+        }),
+      ]);
+      // Two more within 5 seconds: counted, and reported together once that window ends.
+      const unmasked = Buffer.from([0x81, 0x02, 0x68, 0x69]);
+      expect(await closeCodeAfterFrame(instance.url, unmasked)).toBe(1002);
+      expect(await oversized()).toBe(1009);
+      expect(frameLines()).toHaveLength(1);
+      await until(() => frameLines().length === 2, 6_000);
+      expect(frameLines()[1]).toMatchObject({ connections: 2, cause: 'Max payload size exceeded' });
+      expect(consoleError).not.toHaveBeenCalled();
     } finally {
-      console.mockRestore();
+      consoleError.mockRestore();
     }
   });
 
@@ -434,6 +489,40 @@ describe('an unexpected failure in a subscription', () => {
       expect(unexpected[0]).toMatchObject({ level: 50, requestId: `ws-${user.reference}` });
       expect(JSON.stringify(unexpected[0].err)).toContain('secret_hash');
     } finally {
+      await Promise.all(opened.splice(0).map((client) => client.dispose()));
+      await instance.close();
+    }
+  });
+
+  it('while connecting closes the connection with 4500 and the code, and is logged once, not on the console', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'error' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const instance = await startInstance({}, log);
+    const connection = instance.orm.em.getConnection();
+    const consoleError = jest.spyOn(global.console, 'error').mockImplementation(() => undefined);
+    try {
+      await resetDatabase(instance.orm);
+      const token = await buildToken(instance.orm, await buildUser(instance.orm));
+      // The connection's token look-up fails inside the database.
+      await connection.execute('alter table auth_token rename column secret_hash to secret_hash_hidden');
+      try {
+        expect(await live(instance.url, token, counts).closed).toMatchObject({
+          code: 4500,
+          reason: 'system:internal_error',
+        });
+      } finally {
+        await connection.execute('alter table auth_token rename column secret_hash_hidden to secret_hash');
+      }
+      expect(lines.filter((line) => line.msg === 'unexpected error')).toEqual([
+        expect.objectContaining({
+          level: 50,
+          requestId: 'ws',
+          err: expect.objectContaining({ code: '42703' }),
+        }),
+      ]);
+      expect(consoleError).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
       await Promise.all(opened.splice(0).map((client) => client.dispose()));
       await instance.close();
     }
