@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const newEpisodes = startNewEpisodeJob(orm, log, notifications);
-  const detachSubscriptions = attach(server);
+  const subscriptions = attach(server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host}:${port}`;
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
       // publishes through the app's bus), then release the pool and the database.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await detachSubscriptions();
+      await subscriptions.close();
       await closed;
       await newEpisodes.stop();
       await stopApp();

@@ -40,7 +40,7 @@ export const CLOSE_CODES = {
 /** Dead peers: a ping every this many ms, and a connection without its pong is dropped. */
 const KEEP_ALIVE_MS = 12_000;
 
-/** An acknowledged connection: its caller, and its subscriptions running. */
+/** An acknowledged connection: its caller, and its subscriptions accepted and not yet completed. */
 interface Connection {
   user: string;
   token: string;
@@ -49,6 +49,85 @@ interface Connection {
   tokenCheck?: NodeJS.Timeout;
   idle?: NodeJS.Timeout;
   running: number;
+}
+
+/**
+ * What the limits count: each user's connections, and the subscriptions accepted and not
+ * yet completed, per connection, per user and on the whole instance. A subscription
+ * counts until graphql-ws completes it, also when its socket closed first.
+ */
+class Usage {
+  /** Users with a connection or a subscription on this instance. */
+  private readonly users = new Map<string, { connections: number; subscriptions: number }>();
+  private subscriptions = 0;
+
+  constructor(private readonly limits: SubscriptionLimits) {}
+
+  get running(): number {
+    return this.subscriptions;
+  }
+
+  /** Counts a connection of `user`; false when they already have as many as allowed. */
+  connect(user: string): boolean {
+    const usage = this.of(user);
+    if (usage.connections >= this.limits.maxPerUser) return false;
+    usage.connections += 1;
+    return true;
+  }
+
+  disconnect(user: string): void {
+    this.of(user).connections -= 1;
+    this.forgetIdle(user);
+  }
+
+  /** Why one more subscription on `connection` is refused, if it is. */
+  refusal(connection: Connection): AppError | undefined {
+    const { maxSubscriptionsPerSocket, maxSubscriptionsPerUser } = this.limits;
+    if (connection.running >= maxSubscriptionsPerSocket)
+      return new AppError('subscription:too_many', { max: maxSubscriptionsPerSocket });
+    if (this.of(connection.user).subscriptions >= maxSubscriptionsPerUser)
+      return new AppError('subscription:too_many', { max: maxSubscriptionsPerUser });
+    return undefined;
+  }
+
+  subscribed(connection: Connection): void {
+    connection.running += 1;
+    this.of(connection.user).subscriptions += 1;
+    this.subscriptions += 1;
+  }
+
+  completed(connection: Connection): void {
+    connection.running -= 1;
+    this.of(connection.user).subscriptions -= 1;
+    this.subscriptions -= 1;
+    this.forgetIdle(connection.user);
+  }
+
+  private of(user: string): { connections: number; subscriptions: number } {
+    let usage = this.users.get(user);
+    if (!usage) {
+      usage = { connections: 0, subscriptions: 0 };
+      this.users.set(user, usage);
+    }
+    return usage;
+  }
+
+  /** Forgets a user with nothing left on this instance. */
+  private forgetIdle(user: string): void {
+    const usage = this.users.get(user);
+    if (usage?.connections === 0 && usage.subscriptions === 0) this.users.delete(user);
+  }
+}
+
+/** The WebSocket side of `/graphql`, as the server and the tests see it. */
+export interface SubscriptionServer {
+  /**
+   * Subscriptions accepted on this instance and not yet ended (the ones of a closed
+   * connection end as their iterators are returned): what the limits count.
+   */
+  readonly running: number;
+  /** Closes every connection (1001) and stops taking upgrades. */
+  close(): Promise<void>;
 }
 
 export interface SubscriptionServerDependencies {
@@ -67,17 +146,19 @@ export interface SubscriptionServerDependencies {
  * checked then (4401 when missing or invalid, 4403 without the notification scope) and
  * again every `tokenCheckSeconds`; only subscription operations run here (queries and
  * mutations go over HTTP, with their transactions). Limits: connections in all and per
- * user, message size, idle time, and slow consumers are dropped.
+ * user, subscriptions per connection and per user (one more is refused with an `error`
+ * message, and the connection goes on), message size, idle time, and slow consumers
+ * are dropped.
  */
 export function attachSubscriptions(
   server: Server,
   deps: SubscriptionServerDependencies,
-): () => Promise<void> {
+): SubscriptionServer {
   const { schema, orm, accounts, log, feed, limits } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
   /** The acknowledged connections, by socket. */
   const connections = new WeakMap<WebSocket, Connection>();
-  const perUser = new Map<string, number>();
+  const usage = new Usage(limits);
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node leaves an upgraded socket without an error listener: a peer's reset must not crash us.
@@ -140,12 +221,10 @@ export function attachSubscriptions(
           socket.close(...result.refused);
           return false;
         }
-        const count = perUser.get(result.user) ?? 0;
-        if (count >= limits.maxPerUser) {
+        if (!usage.connect(result.user)) {
           socket.close(CLOSE_CODES.tooManyConnections, 'too many connections');
           return false;
         }
-        perUser.set(result.user, count + 1);
         const connection: Connection = {
           user: result.user,
           token: String(ctx.connectionParams?.auth),
@@ -170,6 +249,9 @@ export function attachSubscriptions(
         return true;
       },
       onSubscribe: (ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] => {
+        const connection = connectionOf(ctx.extra);
+        const refusal = usage.refusal(connection);
+        if (refusal) return [new GraphQLError(refusal.message, { originalError: refusal })];
         let document;
         try {
           document = parse(payload.query, { maxTokens: deps.graphqlLimits.maxTokens });
@@ -189,8 +271,7 @@ export function attachSubscriptions(
             ),
           ];
         }
-        const connection = connectionOf(ctx.extra);
-        connection.running += 1;
+        usage.subscribed(connection);
         clearTimeout(connection.idle);
         const { socket } = ctx.extra;
         const contextValue = new RequestContext(
@@ -214,7 +295,7 @@ export function attachSubscriptions(
       },
       onComplete: (ctx) => {
         const connection = connectionOf(ctx.extra);
-        connection.running -= 1;
+        usage.completed(connection);
         // Subscriptions also complete when the socket closes: no idle timer for a dead one.
         const { socket } = ctx.extra;
         if (connection.running === 0 && socket.readyState === socket.OPEN) idleAfter(socket, connection);
@@ -235,9 +316,7 @@ export function attachSubscriptions(
         if (!connection) return;
         clearInterval(connection.tokenCheck);
         clearTimeout(connection.idle);
-        const count = (perUser.get(connection.user) ?? 1) - 1;
-        if (count > 0) perUser.set(connection.user, count);
-        else perUser.delete(connection.user);
+        usage.disconnect(connection.user);
       },
     },
     {
@@ -247,9 +326,14 @@ export function attachSubscriptions(
     },
   );
 
-  return async () => {
-    server.off('upgrade', onUpgrade);
-    await stop();
+  return {
+    get running() {
+      return usage.running;
+    },
+    close: async () => {
+      server.off('upgrade', onUpgrade);
+      await stop();
+    },
   };
 }
 

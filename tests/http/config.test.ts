@@ -57,6 +57,26 @@ describe('read replica configuration', () => {
   });
 });
 
+describe('subscription limits', () => {
+  it('allow 10 subscriptions per socket and 20 per user by default', () => {
+    expect(loadConfig({}).subscriptions).toMatchObject({
+      maxSubscriptionsPerSocket: 10,
+      maxSubscriptionsPerUser: 20,
+    });
+  });
+
+  it('refuse a total per user below the limit per socket', () => {
+    expect(() =>
+      loadConfig({ SUBSCRIPTION_MAX_PER_SOCKET: '8', SUBSCRIPTION_MAX_TOTAL_PER_USER: '5' }),
+    ).toThrow(
+      new ConfigError(
+        'SUBSCRIPTION_MAX_TOTAL_PER_USER must be at least SUBSCRIPTION_MAX_PER_SOCKET (8), got "5"',
+      ),
+    );
+    expect(() => loadConfig({ SUBSCRIPTION_MAX_PER_SOCKET: '0' })).toThrow(/SUBSCRIPTION_MAX_PER_SOCKET/);
+  });
+});
+
 describe('log format', () => {
   it('is chosen by the terminal unless LOG_FORMAT says json or pretty', () => {
     expect(loadConfig({}).logFormat).toBeUndefined();

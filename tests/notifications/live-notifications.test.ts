@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import type { User } from '../../src/accounts/user.entity';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import type { SubscriptionServer } from '../../src/graphql/subscriptions';
 import { RequestContext } from '../../src/context';
 import { createFollow } from '../../src/follows/follow.service';
 import { createLogger } from '../../src/logger';
@@ -32,6 +33,7 @@ interface Instance {
   orm: MikroORM;
   app: RequestListener;
   built: Awaited<ReturnType<typeof buildApp>>;
+  subscriptions: SubscriptionServer;
   url: string;
   close(): Promise<void>;
 }
@@ -48,15 +50,16 @@ async function startInstance(env: Record<string, string> = {}, log?: Logger): Pr
   const built = await buildApp({ orm, config, log: log ?? createLogger(config) });
   const server: Server = createServer(built.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const detach = built.attach(server);
+  const subscriptions = built.attach(server);
   const { port } = server.address() as AddressInfo;
   return {
     orm,
     app: built.app,
     built,
+    subscriptions,
     url: `ws://127.0.0.1:${port}/graphql`,
     close: async () => {
-      await detach();
+      await subscriptions.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await built.stop();
@@ -125,6 +128,42 @@ async function until(condition: () => boolean, ms = 5_000): Promise<void> {
   for (const started = Date.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 20))) {
     if (Date.now() - started > ms) throw new Error(`not within ${ms} ms: ${condition.toString()}`);
   }
+}
+
+interface ProtocolMessage {
+  id?: string;
+  type: string;
+  payload?: unknown;
+}
+
+const rawSockets: WebSocket[] = [];
+
+/**
+ * An acknowledged graphql-ws connection on a bare WebSocket, which sends subscriptions as
+ * fast as the socket takes them and keeps every message the server sends.
+ */
+async function rawConnection(url: string, token: string) {
+  const socket = new WebSocket(url, 'graphql-transport-ws');
+  rawSockets.push(socket);
+  const messages: ProtocolMessage[] = [];
+  socket.on('message', (data) => messages.push(JSON.parse(String(data)) as ProtocolMessage));
+  await once(socket, 'open');
+  socket.send(JSON.stringify({ type: 'connection_init', payload: { auth: token } }));
+  await until(() => messages.some((message) => message.type === 'connection_ack'));
+  return {
+    socket,
+    subscribe: (id: string) =>
+      socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: counts } })),
+    complete: (id: string) => socket.send(JSON.stringify({ id, type: 'complete' })),
+    /** The messages of `type` received so far. */
+    received: (type: 'next' | 'error') => messages.filter((message) => message.type === type),
+    /** The ids of the subscriptions answered with `type`, in order. */
+    ids: (type: 'next' | 'error') =>
+      messages
+        .filter((message) => message.type === type)
+        .map((message) => message.id)
+        .sort(),
+  };
 }
 
 /**
@@ -446,6 +485,90 @@ describe('connecting to live notifications', () => {
     await expect(query.next()).rejects.toEqual([
       expect.objectContaining({ extensions: expect.objectContaining({ code: 'system:validation_error' }) }),
     ]);
+  });
+});
+
+describe('many subscriptions on one socket', () => {
+  let instance: Instance;
+  let user: User;
+  let token: string;
+
+  beforeAll(async () => {
+    instance = await startInstance({
+      SUBSCRIPTION_MAX_PER_SOCKET: '3',
+      SUBSCRIPTION_MAX_TOTAL_PER_USER: '4',
+    });
+  });
+
+  afterAll(() => instance?.close());
+
+  beforeEach(async () => {
+    await resetDatabase(instance.orm);
+    user = await buildUser(instance.orm);
+    token = await buildToken(instance.orm, user);
+  });
+
+  afterEach(() => {
+    for (const socket of rawSockets.splice(0)) socket.terminate();
+  });
+
+  const tooMany = (max: number) => [
+    {
+      message: `Too many subscriptions running (at most ${max}); complete one first`,
+      extensions: { code: 'subscription:too_many', http: { status: 429 } },
+    },
+  ];
+
+  it('are refused beyond the limits per socket and per user, and all released when the sockets close', async () => {
+    const first = await rawConnection(instance.url, token);
+    const attempts = 1_000;
+    for (let id = 0; id < attempts; id += 1) first.subscribe(String(id));
+    await until(() => first.received('next').length + first.received('error').length === attempts);
+    // The first three run; each later one gets an error message, and the socket stays open.
+    expect(first.ids('next')).toEqual(['0', '1', '2']);
+    expect(first.received('error')).toHaveLength(attempts - 3);
+    expect(first.received('error')[0]).toEqual({ id: '3', type: 'error', payload: tooMany(3) });
+    expect(first.socket.readyState).toBe(WebSocket.OPEN);
+    expect(instance.subscriptions.running).toBe(3);
+    expect(instance.built.feed.subscribers).toBe(3);
+
+    // Those running still receive their events.
+    const follower = await buildUser(instance.orm);
+    const followerToken = await buildToken(instance.orm, follower);
+    await rest(instance.app, 'PUT', `/follow/${user.username}`, undefined, { token: followerToken });
+    await until(() => first.received('next').length === 6);
+    const updates = first.received('next').slice(3);
+    expect(updates.map((message) => message.id).sort()).toEqual(['0', '1', '2']);
+    expect(updates.map((message) => message.payload)).toEqual(
+      Array(3).fill({ data: { notificationCount: { unseen: 1 } } }),
+    );
+
+    // A completed subscription frees its place.
+    first.complete('0');
+    await until(() => instance.subscriptions.running === 2);
+    first.subscribe('again');
+    await until(() => first.received('next').some((message) => message.id === 'again'));
+
+    // The user's other socket may run what is left of their four.
+    const second = await rawConnection(instance.url, token);
+    second.subscribe('a');
+    second.subscribe('b');
+    await until(() => second.received('next').length + second.received('error').length === 2);
+    expect(second.ids('next')).toEqual(['a']);
+    expect(second.received('error')).toEqual([{ id: 'b', type: 'error', payload: tooMany(4) }]);
+    expect(instance.subscriptions.running).toBe(4);
+
+    // Closed sockets release every subscription: iterators, the feed's entries, the user's count.
+    first.socket.close();
+    second.socket.terminate();
+    await until(() => instance.subscriptions.running === 0);
+    expect(instance.built.feed.subscribers).toBe(0);
+    const third = await rawConnection(instance.url, token);
+    for (const id of ['x', 'y', 'z', 'w']) third.subscribe(id);
+    await until(() => third.received('next').length + third.received('error').length === 4);
+    expect(third.ids('next')).toEqual(['x', 'y', 'z']);
+    expect(third.ids('error')).toEqual(['w']);
+    expect(instance.subscriptions.running).toBe(3);
   });
 });
 
