@@ -22,7 +22,11 @@ export function createLogger(
   if (format === 'json') return pino({ level: config.logLevel }, destination);
   // Prettified as each line is written, not in pino-pretty's stream: that one writes a tick
   // later, and the last lines before an exit (a failed start, a shutdown) would be lost.
-  const prettify = prettyFactory({ translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+  const prettify = prettyFactory({
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+    singleLine: true,
+  });
   const out = destination ?? pino.destination({ dest: process.stdout.fd, sync: true });
   return pino({ level: config.logLevel }, { write: (line: string) => out.write(prettify(line)) });
 }

@@ -25,8 +25,9 @@ describe('the log format', () => {
   it('is readable lines on a terminal', () => {
     const line = lineIn(undefined, true);
     expect(() => JSON.parse(line)).toThrow();
+    expect(line.trimEnd().split('\n')).toHaveLength(1);
     expect(line).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*listening/);
-    expect(line).toContain('requestId: "r-1"');
+    expect(line).toContain('{"requestId":"r-1"}');
     expect(line).not.toContain('hostname');
   });
 
