@@ -18,9 +18,9 @@ import { requestChecksPlugin } from './graphql/request-checks';
 import { graphqlLimitOptions, graphqlLimitsOf } from './graphql/limits';
 import { OperationRunner } from './graphql/runner';
 import { checkReplicas } from './db/replicas';
-import { attachSubscriptions } from './graphql/subscriptions';
+import { attachSubscriptions, type SubscriptionServer } from './graphql/subscriptions';
 import type { NotificationBus } from './notifications/live/notification-bus';
-import { startLiveNotifications } from './notifications/live/notification-feed';
+import { type NotificationFeed, startLiveNotifications } from './notifications/live/notification-feed';
 import { playgroundRouter } from './graphql/playground';
 import {
   contextOf,
@@ -68,8 +68,10 @@ export interface App {
   apollo: ApolloServer<RequestContext>;
   /** Carries notification events between instances (the new-episode job publishes too). */
   notifications: NotificationBus;
-  /** Serves GraphQL subscriptions on `server`'s `/graphql` (WebSocket); returns how to stop. */
-  attach(server: Server): () => Promise<void>;
+  /** Serves this instance's live subscriptions their notifications. */
+  feed: NotificationFeed;
+  /** Serves GraphQL subscriptions on `server`'s `/graphql` (WebSocket). */
+  attach(server: Server): SubscriptionServer;
   stop(): Promise<void>;
 }
 
@@ -203,6 +205,7 @@ export async function buildApp({
     app: listener,
     apollo,
     notifications: live.bus,
+    feed: live.feed,
     attach: (server) =>
       attachSubscriptions(server, {
         schema,

@@ -3,6 +3,8 @@
  * process at start with a message naming the variable.
  */
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** JSON lines, or readable lines for a person at a terminal. */
+export type LogFormat = 'json' | 'pretty';
 
 export interface Config {
   readonly port: number;
@@ -15,6 +17,8 @@ export interface Config {
   readonly imageBaseUrl: string;
   readonly publicUrl: string;
   readonly logLevel: LogLevel;
+  /** `LOG_FORMAT`; undefined: pretty when stdout is a terminal, else JSON (src/logger.ts). */
+  readonly logFormat: LogFormat | undefined;
   readonly rateLimit: boolean;
   /** Requests each caller may make per `rateLimitWindowSeconds` across REST and GraphQL. */
   readonly rateLimitPoints: number;
@@ -71,6 +75,10 @@ export interface SubscriptionLimits {
   readonly maxConnections: number;
   /** Open connections per user; one more is closed with 4429. */
   readonly maxPerUser: number;
+  /** Subscriptions running on one connection; one more is refused with `subscription:too_many`. */
+  readonly maxSubscriptionsPerSocket: number;
+  /** Subscriptions running on all of one user's connections to this instance; likewise. */
+  readonly maxSubscriptionsPerUser: number;
   /** Largest message a client may send; a larger one closes the connection (1009). */
   readonly maxMessageBytes: number;
   /** A connection with no running subscription for this long is closed (4408). */
@@ -310,6 +318,38 @@ export function parseClientSecretKeys(raw: string, source: string): Buffer[] {
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS: readonly LogFormat[] = ['json', 'pretty'];
+
+function logFormat(env: Env): LogFormat | undefined {
+  const raw = env.LOG_FORMAT;
+  if (raw === undefined || raw === '') return undefined;
+  const format = LOG_FORMATS.find((candidate) => candidate === raw.toLowerCase());
+  if (!format) throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
+  return format;
+}
+
+/**
+ * The WebSocket limits. One user's subscriptions may not exceed what one connection may
+ * run: the per-connection limit would never be reached.
+ */
+function subscriptionLimits(env: Env): SubscriptionLimits {
+  const maxSubscriptionsPerSocket = integer(env, 'SUBSCRIPTION_MAX_PER_SOCKET', 10, 1, 1000);
+  const maxSubscriptionsPerUser = integer(env, 'SUBSCRIPTION_MAX_TOTAL_PER_USER', 20, 1, 10000);
+  if (maxSubscriptionsPerUser < maxSubscriptionsPerSocket) {
+    throw new ConfigError(
+      `SUBSCRIPTION_MAX_TOTAL_PER_USER must be at least SUBSCRIPTION_MAX_PER_SOCKET (${maxSubscriptionsPerSocket}), got "${maxSubscriptionsPerUser}"`,
+    );
+  }
+  return Object.freeze({
+    maxConnections: integer(env, 'SUBSCRIPTION_MAX_CONNECTIONS', 10000, 1, 1000000),
+    maxPerUser: integer(env, 'SUBSCRIPTION_MAX_PER_USER', 5, 1, 1000),
+    maxSubscriptionsPerSocket,
+    maxSubscriptionsPerUser,
+    maxMessageBytes: integer(env, 'SUBSCRIPTION_MAX_MESSAGE_BYTES', 16384, 1024, 1048576),
+    idleSeconds: integer(env, 'SUBSCRIPTION_IDLE_SECONDS', 300, 1, 86400),
+    tokenCheckSeconds: integer(env, 'SUBSCRIPTION_TOKEN_CHECK_SECONDS', 60, 1, 86400),
+  });
+}
 
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -337,6 +377,7 @@ export function loadConfig(env: Env = process.env): Config {
     imageBaseUrl: url(env, 'IMAGE_BASE_URL', 'https://cdn.example.invalid'),
     publicUrl,
     logLevel,
+    logFormat: logFormat(env),
     rateLimit: flag(env, 'RATE_LIMIT', true),
     rateLimitPoints: integer(env, 'RATE_LIMIT_POINTS', 300, 1, 1000000),
     rateLimitWindowSeconds: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 86400),
@@ -348,13 +389,7 @@ export function loadConfig(env: Env = process.env): Config {
       'REDIS_URL must be a redis:// or rediss:// URL',
     ),
     corsOrigins: Object.freeze(corsOrigins(env)),
-    subscriptions: Object.freeze({
-      maxConnections: integer(env, 'SUBSCRIPTION_MAX_CONNECTIONS', 10000, 1, 1000000),
-      maxPerUser: integer(env, 'SUBSCRIPTION_MAX_PER_USER', 5, 1, 1000),
-      maxMessageBytes: integer(env, 'SUBSCRIPTION_MAX_MESSAGE_BYTES', 16384, 1024, 1048576),
-      idleSeconds: integer(env, 'SUBSCRIPTION_IDLE_SECONDS', 300, 1, 86400),
-      tokenCheckSeconds: integer(env, 'SUBSCRIPTION_TOKEN_CHECK_SECONDS', 60, 1, 86400),
-    }),
+    subscriptions: subscriptionLimits(env),
     cacheMaxAgeSeconds: integer(env, 'CACHE_MAX_AGE_SECONDS', 60, 0, 31536000),
     requestTimeoutMs,
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 0, 0, 1000),

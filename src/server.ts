@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     databaseUrl: config.databaseUrl,
     log: (line) => log.debug({ postgres: line }),
   });
-  const orm = await createOrm(database.url, { replicaUrls: config.databaseReplicaUrls });
+  const orm = await createOrm(database.url, { replicaUrls: config.databaseReplicaUrls, log });
   // Instances starting together on one database take turns: the first migrates and
   // loads the demo data, the others then find both done.
   try {
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const newEpisodes = startNewEpisodeJob(orm, log, notifications);
-  const detachSubscriptions = attach(server);
+  const subscriptions = attach(server);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host}:${port}`;
@@ -124,7 +124,7 @@ async function main(): Promise<void> {
       // publishes through the app's bus), then release the pool and the database.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      await detachSubscriptions();
+      await subscriptions.close();
       await closed;
       await newEpisodes.stop();
       await stopApp();

@@ -1,7 +1,9 @@
 import { type Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
 import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
 import { config } from '../config';
+import { counted, LogSummary } from '../logger';
 import { entities } from './entities';
 import { CatalogEntityManager } from './entity-manager';
 import { migrationsList } from './migrations';
@@ -14,6 +16,22 @@ export interface OrmOptionsInput {
   /** Receives every SQL statement (the tests count them). */
   onQuery?: (sql: string) => void;
   poolMax?: number;
+  /** Where knex's own messages go; without it knex prints them on the console (the CLI commands). */
+  log?: Logger;
+}
+
+/**
+ * knex's messages (`Connection Error: ...` for each pooled connection a stopped database
+ * broke) as one rate-limited warn line in the service's log, in place of knex's console
+ * lines. The first line of each is the cause: knex appends stacks to some.
+ */
+function driverLog(log: Logger) {
+  const warnings = new LogSummary({
+    countField: 'warnings',
+    message: (count, seconds) => `database driver: ${counted(count, 'warning')} in the last ${seconds}s`,
+  });
+  const record = (message: string) => warnings.record(log, message.split('\n', 1)[0]);
+  return { warn: record, error: record, deprecate: record };
 }
 
 /**
@@ -25,6 +43,7 @@ export function ormOptions({
   replicaUrls = [],
   onQuery,
   poolMax = 10,
+  log,
 }: OrmOptionsInput): Options<PostgreSqlDriver> {
   const { databaseConnectTimeoutMs, databaseAcquireTimeoutMs, trgmThreshold } = config();
   return {
@@ -38,6 +57,7 @@ export function ormOptions({
     entities,
     extensions: [Migrator],
     driverOptions: {
+      ...(log && { log: driverLog(log) }),
       connection: {
         // With the pool's acquire timeout below, ends before the request timeout: during an
         // outage a request fails fast with 503 (src/db/unavailable.ts) instead of its 408.

@@ -1,10 +1,7 @@
-import type { Logger } from 'pino';
+import { counted, LogSummary } from '../logger';
 
 /** How long a client should wait before retrying a request that failed because the database is unreachable. */
 export const RETRY_AFTER_SECONDS = 5;
-
-/** At most one outage summary line per this many milliseconds. */
-const SUMMARY_INTERVAL_MS = 5_000;
 
 /** Socket and DNS failures of a connection attempt or of an open connection (Node's `error.code`). */
 const NETWORK_CODES = new Set([
@@ -83,55 +80,23 @@ export function isTransactionConflict(error: unknown, depth = 0): boolean {
 }
 
 /** The driver's own words: MikroORM and knex put the failed SQL, with its values, in front of them. */
-function causeOf(error: unknown): string {
+export function databaseCause(error: unknown): string {
   const message = isErrorLike(error) && typeof error.message === 'string' ? error.message : String(error);
   const separator = message.lastIndexOf(' - ');
   return separator === -1 ? message : message.slice(separator + 3);
 }
 
 /**
- * Counts requests that failed because the database was unreachable and reports them
- * in one line at most every {@link SUMMARY_INTERVAL_MS}: the first failure after a quiet
- * spell at once, later ones when their interval ends (so the last seconds of an outage
- * are reported too). Each failure itself is logged only by the request log, in one
- * line without a stack.
+ * Requests that failed because the database was unreachable, keyed by request id: each
+ * failure itself is logged only by the request log, in one line without a stack.
  */
-export class OutageReport {
-  /** The requests that failed since the last summary (one GraphQL request may fail in several fields). */
-  private readonly failed = new Set<string>();
-  private since: number | undefined;
-  private lastSummary = Number.NEGATIVE_INFINITY;
-  /** Where and why to report the failures counted since the last summary. */
-  private pending: { log: Logger | undefined; cause: string } | undefined;
-  private timer: NodeJS.Timeout | undefined;
-
-  record(log: Logger | undefined, error: unknown, requestId: string): void {
-    const now = Date.now();
-    this.failed.add(requestId);
-    this.since ??= now;
-    this.pending = { log, cause: causeOf(error) };
-    const wait = this.lastSummary + SUMMARY_INTERVAL_MS - now;
-    if (wait <= 0) this.summarize();
-    else this.timer ??= setTimeout(() => this.summarize(), wait).unref();
-  }
-
-  private summarize(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    const now = Date.now();
-    const failed = this.failed.size;
-    if (!this.pending || failed === 0) return;
-    const seconds = Math.max(1, Math.round((now - (this.since ?? now)) / 1000));
-    this.pending.log?.warn(
-      { failed, seconds, cause: this.pending.cause },
-      `database unavailable: ${failed} ${failed === 1 ? 'request' : 'requests'} failed in the last ${seconds}s`,
-    );
-    this.failed.clear();
-    this.since = undefined;
-    this.pending = undefined;
-    this.lastSummary = now;
-  }
+export function outageSummary(): LogSummary {
+  return new LogSummary({
+    countField: 'failed',
+    message: (failed, seconds) =>
+      `database unavailable: ${counted(failed, 'request')} failed in the last ${seconds}s`,
+  });
 }
 
-/** One report per process, like the error renderer that feeds it. */
-export const outageReport = new OutageReport();
+/** One summary per process, like the error renderer that feeds it. */
+export const outageReport = outageSummary();

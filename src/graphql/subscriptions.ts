@@ -10,17 +10,18 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AccountServices } from '../accounts/account-services';
 import { AuthSession, requireScopes } from '../common/auth/session';
 import { AppError, languageOf } from '../common/errors/app-error';
 import { formatGraphQLError } from '../common/errors/render';
+import type { RequestScope } from '../common/request-scope';
 import type { SubscriptionLimits } from '../config';
 import { RequestContext } from '../context';
 import type { NotificationFeed } from '../notifications/live/notification-feed';
 import { depthAndAliasRule, type GraphQLLimits, queryLimitErrorOf } from './limits';
+import { serveGraphQLWs, type SocketExtra } from './websocket-transport';
 
 /** WebSocket close codes of this service (4400-4499: the client's side, as HTTP's 4xx). */
 export const CLOSE_CODES = {
@@ -36,24 +37,97 @@ export const CLOSE_CODES = {
   slowConsumer: 1013,
 } as const;
 
-/** RFC 6455: the server is going away. */
-const GOING_AWAY = 1001;
-
 /** Dead peers: a ping every this many ms, and a connection without its pong is dropped. */
 const KEEP_ALIVE_MS = 12_000;
 
+/** An acknowledged connection: its caller, and its subscriptions accepted and not yet completed. */
 interface Connection {
   user: string;
   token: string;
+  /** Its id in the log (`ws-<user>`), its log and its message language. */
+  scope: RequestScope;
   tokenCheck?: NodeJS.Timeout;
   idle?: NodeJS.Timeout;
   running: number;
 }
 
-interface Extra {
-  socket: WebSocket;
-  request: IncomingMessage;
-  connection?: Connection;
+/**
+ * What the limits count: each user's connections, and the subscriptions accepted and not
+ * yet completed, per connection, per user and on the whole instance. A subscription
+ * counts until graphql-ws completes it, also when its socket closed first.
+ */
+class Usage {
+  /** Users with a connection or a subscription on this instance. */
+  private readonly users = new Map<string, { connections: number; subscriptions: number }>();
+  private subscriptions = 0;
+
+  constructor(private readonly limits: SubscriptionLimits) {}
+
+  get running(): number {
+    return this.subscriptions;
+  }
+
+  /** Counts a connection of `user`; false when they already have as many as allowed. */
+  connect(user: string): boolean {
+    const usage = this.of(user);
+    if (usage.connections >= this.limits.maxPerUser) return false;
+    usage.connections += 1;
+    return true;
+  }
+
+  disconnect(user: string): void {
+    this.of(user).connections -= 1;
+    this.forgetIdle(user);
+  }
+
+  /** Why one more subscription on `connection` is refused, if it is. */
+  refusal(connection: Connection): AppError | undefined {
+    const { maxSubscriptionsPerSocket, maxSubscriptionsPerUser } = this.limits;
+    if (connection.running >= maxSubscriptionsPerSocket)
+      return new AppError('subscription:too_many', { max: maxSubscriptionsPerSocket });
+    if (this.of(connection.user).subscriptions >= maxSubscriptionsPerUser)
+      return new AppError('subscription:too_many', { max: maxSubscriptionsPerUser });
+    return undefined;
+  }
+
+  subscribed(connection: Connection): void {
+    connection.running += 1;
+    this.of(connection.user).subscriptions += 1;
+    this.subscriptions += 1;
+  }
+
+  completed(connection: Connection): void {
+    connection.running -= 1;
+    this.of(connection.user).subscriptions -= 1;
+    this.subscriptions -= 1;
+    this.forgetIdle(connection.user);
+  }
+
+  private of(user: string): { connections: number; subscriptions: number } {
+    let usage = this.users.get(user);
+    if (!usage) {
+      usage = { connections: 0, subscriptions: 0 };
+      this.users.set(user, usage);
+    }
+    return usage;
+  }
+
+  /** Forgets a user with nothing left on this instance. */
+  private forgetIdle(user: string): void {
+    const usage = this.users.get(user);
+    if (usage?.connections === 0 && usage.subscriptions === 0) this.users.delete(user);
+  }
+}
+
+/** The WebSocket side of `/graphql`, as the server and the tests see it. */
+export interface SubscriptionServer {
+  /**
+   * Subscriptions accepted on this instance and not yet ended (the ones of a closed
+   * connection end as their iterators are returned): what the limits count.
+   */
+  readonly running: number;
+  /** Closes every connection (1001) and stops taking upgrades. */
+  close(): Promise<void>;
 }
 
 export interface SubscriptionServerDependencies {
@@ -72,15 +146,19 @@ export interface SubscriptionServerDependencies {
  * checked then (4401 when missing or invalid, 4403 without the notification scope) and
  * again every `tokenCheckSeconds`; only subscription operations run here (queries and
  * mutations go over HTTP, with their transactions). Limits: connections in all and per
- * user, message size, idle time, and slow consumers are dropped.
+ * user, subscriptions per connection and per user (one more is refused with an `error`
+ * message, and the connection goes on), message size, idle time, and slow consumers
+ * are dropped.
  */
 export function attachSubscriptions(
   server: Server,
   deps: SubscriptionServerDependencies,
-): () => Promise<void> {
+): SubscriptionServer {
   const { schema, orm, accounts, log, feed, limits } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
-  const perUser = new Map<string, number>();
+  /** The acknowledged connections, by socket. */
+  const connections = new WeakMap<WebSocket, Connection>();
+  const usage = new Usage(limits);
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node leaves an upgraded socket without an error listener: a peer's reset must not crash us.
@@ -122,45 +200,58 @@ export function attachSubscriptions(
     connection.idle.unref();
   };
 
-  const disposable = useServer<Record<string, unknown> | undefined, Partial<Extra>>(
+  /** The state onConnect gave the connection: graphql-ws runs no operation before acknowledging it. */
+  const connectionOf = ({ socket }: SocketExtra): Connection => {
+    const connection = connections.get(socket);
+    if (!connection) throw new Error('graphql-ws ran an operation on an unacknowledged connection');
+    return connection;
+  };
+
+  const stop = serveGraphQLWs(
+    wss,
     {
       schema,
       connectionInitWaitTimeout: 10_000,
       onConnect: async (ctx) => {
-        const extra = ctx.extra as Extra;
+        const { socket, request } = ctx.extra;
         const result = await authenticate(ctx.connectionParams?.auth);
         // Closed while the token was looked up: graphql-ws has run onClose already.
-        if (extra.socket.readyState !== extra.socket.OPEN) return false;
+        if (socket.readyState !== socket.OPEN) return false;
         if ('refused' in result) {
-          extra.socket.close(...result.refused);
+          socket.close(...result.refused);
           return false;
         }
-        const count = perUser.get(result.user) ?? 0;
-        if (count >= limits.maxPerUser) {
-          extra.socket.close(CLOSE_CODES.tooManyConnections, 'too many connections');
+        if (!usage.connect(result.user)) {
+          socket.close(CLOSE_CODES.tooManyConnections, 'too many connections');
           return false;
         }
-        perUser.set(result.user, count + 1);
         const connection: Connection = {
           user: result.user,
           token: String(ctx.connectionParams?.auth),
+          scope: {
+            requestId: `ws-${result.user}`,
+            language: languageOf(request.headers['accept-language']),
+            log,
+          },
           running: 0,
         };
-        extra.connection = connection;
+        connections.set(socket, connection);
         connection.tokenCheck = setInterval(() => {
           // A check, not a use: it neither slides the token's expiry nor marks the user active.
           authenticate(connection.token, { recordUse: false })
             .then((again) => {
-              if ('refused' in again) extra.socket.close(again.refused[0], 'token no longer valid');
+              if ('refused' in again) socket.close(again.refused[0], 'token no longer valid');
             })
             .catch((error: unknown) => log.warn({ err: error }, 'subscriptions: token check failed'));
         }, limits.tokenCheckSeconds * 1000);
         connection.tokenCheck.unref();
-        idleAfter(extra.socket, connection);
+        idleAfter(socket, connection);
         return true;
       },
       onSubscribe: (ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] => {
-        const extra = ctx.extra as Extra;
+        const connection = connectionOf(ctx.extra);
+        const refusal = usage.refusal(connection);
+        if (refusal) return [new GraphQLError(refusal.message, { originalError: refusal })];
         let document;
         try {
           document = parse(payload.query, { maxTokens: deps.graphqlLimits.maxTokens });
@@ -180,20 +271,19 @@ export function attachSubscriptions(
             ),
           ];
         }
-        const connection = extra.connection!;
-        connection.running += 1;
+        usage.subscribed(connection);
         clearTimeout(connection.idle);
-        const language = languageOf(extra.request.headers['accept-language']);
+        const { socket } = ctx.extra;
         const contextValue = new RequestContext(
           orm.em,
-          `ws-${connection.user}`,
-          language,
+          connection.scope.requestId,
+          connection.scope.language,
           log,
           connection.token,
           accounts,
           undefined,
           undefined,
-          { feed, dropSlowConsumer: () => extra.socket.close(CLOSE_CODES.slowConsumer, 'slow consumer') },
+          { feed, dropSlowConsumer: () => socket.close(CLOSE_CODES.slowConsumer, 'slow consumer') },
         );
         return {
           schema,
@@ -204,13 +294,16 @@ export function attachSubscriptions(
         };
       },
       onComplete: (ctx) => {
-        const { connection, socket } = ctx.extra as Extra;
-        if (!connection) return;
-        connection.running -= 1;
+        const connection = connectionOf(ctx.extra);
+        usage.completed(connection);
         // Subscriptions also complete when the socket closes: no idle timer for a dead one.
+        const { socket } = ctx.extra;
         if (connection.running === 0 && socket.readyState === socket.OPEN) idleAfter(socket, connection);
       },
-      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formattedError(error)),
+      // Refusals, and failures of running subscriptions: in the connection's language, an
+      // unexpected failure logged with the connection's id.
+      onError: (ctx, _id, _payload, errors) =>
+        errors.map((error) => formattedError(error, connectionOf(ctx.extra).scope)),
       // In the subscription's own context: its language, and its log for an unexpected error.
       onNext: (_ctx, _id, _payload, args, result) => {
         const context = args.contextValue as RequestContext;
@@ -219,23 +312,28 @@ export function attachSubscriptions(
           : result;
       },
       onClose: (ctx) => {
-        const connection = (ctx.extra as Extra).connection;
+        const connection = connections.get(ctx.extra.socket);
         if (!connection) return;
         clearInterval(connection.tokenCheck);
         clearTimeout(connection.idle);
-        const count = (perUser.get(connection.user) ?? 1) - 1;
-        if (count > 0) perUser.set(connection.user, count);
-        else perUser.delete(connection.user);
+        usage.disconnect(connection.user);
       },
     },
-    wss,
-    KEEP_ALIVE_MS,
+    {
+      keepAliveMs: KEEP_ALIVE_MS,
+      log,
+      scopeOf: ({ socket }) => connections.get(socket)?.scope ?? { requestId: 'ws', log },
+    },
   );
 
-  return async () => {
-    server.off('upgrade', onUpgrade);
-    for (const client of wss.clients) client.close(GOING_AWAY, 'server shutting down');
-    await disposable.dispose();
+  return {
+    get running() {
+      return usage.running;
+    },
+    close: async () => {
+      server.off('upgrade', onUpgrade);
+      await stop();
+    },
   };
 }
 
@@ -255,9 +353,9 @@ function asGraphQLError(error: unknown): GraphQLError {
   return new GraphQLError(String(error));
 }
 
-/** An error as `/graphql` formats it: the catalog `code` in `extensions`. */
-function formattedError(error: GraphQLError, context?: RequestContext): GraphQLError {
-  const formatted = formatGraphQLError(error.toJSON(), error, context);
+/** An error as `/graphql` formats it: the catalog `code` in `extensions`, the message in `scope`'s language. */
+function formattedError(error: GraphQLError, scope: RequestScope): GraphQLError {
+  const formatted = formatGraphQLError(error.toJSON(), error, scope);
   return new GraphQLError(formatted.message, {
     path: formatted.path,
     extensions: formatted.extensions,

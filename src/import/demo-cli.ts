@@ -16,10 +16,10 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const log = createLogger({ logLevel: config.logLevel });
+  const log = createLogger(config);
   const clientSecrets = openClientSecretBox(config);
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
-  const orm = await createOrm(database.url);
+  const orm = await createOrm(database.url, { log });
   try {
     await migrate(orm, clientSecrets);
     const started = Date.now();

@@ -34,7 +34,7 @@ const logLines: string[] = [];
 /** The app on this database, sealing with `keys`; its log lines go to `logLines`. */
 async function appWith(keys: Buffer[]): Promise<{ app: RequestListener; stop: () => Promise<void> }> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'info' });
-  const log = createLogger(config, { write: (line: string) => void logLines.push(line) });
+  const log = createLogger(config, { destination: { write: (line: string) => void logLines.push(line) } });
   return buildApp({ orm, config, log, clientSecrets: new ClientSecretBox(keys) });
 }
 

@@ -39,14 +39,11 @@ beforeAll(async () => {
   server = await startEmbeddedPostgres({ dataDir, port });
 
   const url = await ensureDatabase(server.serverUrl, 'outage');
-  orm = await createOrm(url, { poolMax: 4 });
-  await migrate(orm, testClientSecrets());
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'info', RATE_LIMIT: 'off' });
-  const built = await buildApp({
-    orm,
-    config,
-    log: createLogger(config, { write: (line: string) => void logLines.push(line) }),
-  });
+  const log = createLogger(config, { destination: { write: (line: string) => void logLines.push(line) } });
+  orm = await createOrm(url, { poolMax: 4, log });
+  await migrate(orm, testClientSecrets());
+  const built = await buildApp({ orm, config, log });
   app = built.app;
   stopApp = built.stop;
 
@@ -76,9 +73,15 @@ const calls = () => ({
 });
 
 describe('while PostgreSQL is stopped', () => {
+  afterEach(() => jest.restoreAllMocks());
+
   it('answers 503 system:unavailable with Retry-After everywhere, quickly, with a quiet log', async () => {
+    // At least one pooled connection for the stop to break.
+    await orm.em.getConnection().execute('select 1');
     await server.stop();
     logLines.length = 0;
+    // knex would print each pooled connection the stop broke.
+    const consoleLog = jest.spyOn(console, 'log');
     const started = Date.now();
     const { restRead, restWrite, restWriteAnonymous, graphqlRead, graphqlWrite } = calls();
 
@@ -109,7 +112,8 @@ describe('while PostgreSQL is stopped', () => {
     // Connection refused fails at once: nothing waits for the pool or the request timeout.
     expect(Date.now() - started).toBeLessThan(5_000);
 
-    // One line per failed request, one summary, and no stack anywhere.
+    // One line per failed request, one summary of them and one of the driver's warnings, no stack anywhere.
+    expect(consoleLog.mock.calls).toEqual([]);
     const lines = logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(logLines.filter((line) => line.includes('stack'))).toEqual([]);
     const requestLines = lines.filter((line) => 'responseTime' in line);
@@ -120,7 +124,14 @@ describe('while PostgreSQL is stopped', () => {
     expect(summaries).toEqual([
       expect.objectContaining({ msg: 'database unavailable: 1 request failed in the last 1s', failed: 1 }),
     ]);
-    expect(lines).toHaveLength(requestLines.length + summaries.length);
+    const driverLines = lines.filter((line) => /^database driver: /.test(String(line.msg)));
+    expect(driverLines).toEqual([
+      expect.objectContaining({
+        msg: 'database driver: 1 warning in the last 1s',
+        cause: expect.stringMatching(/^Connection Error: /),
+      }),
+    ]);
+    expect(lines).toHaveLength(requestLines.length + summaries.length + driverLines.length);
   });
 });
 

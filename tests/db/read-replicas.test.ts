@@ -115,9 +115,10 @@ beforeAll(async () => {
   primarySql = new pg.Client({ connectionString: urlOf(primary) });
   await primarySql.connect();
 
-  orm = await createOrm(urlOf(primary), { replicaUrls: [urlOf(replica)], poolMax: 4 });
   const config = loadConfig({ ...process.env, RATE_LIMIT: 'off', LOG_LEVEL: 'silent' });
-  ({ app, stop: stopApp } = await buildApp({ orm, config, log: createLogger(config) }));
+  const log = createLogger(config);
+  orm = await createOrm(urlOf(primary), { replicaUrls: [urlOf(replica)], poolMax: 4, log });
+  ({ app, stop: stopApp } = await buildApp({ orm, config, log }));
 
   const user = await buildUser(orm);
   token = await buildToken(orm, user);

@@ -7,7 +7,7 @@ import { freeLoopbackPort } from '../../src/db/embedded';
 import { ormOptions } from '../../src/db/orm-options';
 import { queryRows, sql } from '../../src/db/sql';
 import { statementPoolOf } from '../../src/db/statement-pool';
-import { isDatabaseUnavailable, OutageReport } from '../../src/db/unavailable';
+import { databaseCause, isDatabaseUnavailable, outageSummary } from '../../src/db/unavailable';
 import { workerDatabaseUrl } from '../setup/db';
 
 /** The error `work` fails with (the test fails if it succeeds). */
@@ -163,7 +163,7 @@ describe('the outage summary', () => {
     jest.useFakeTimers({ now: 100_000 });
     const lines: Record<string, unknown>[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    const report = new OutageReport();
+    const report = outageSummary();
     const refused = Object.assign(new Error('select 1 - connect ECONNREFUSED 127.0.0.1:5432'), {
       code: 'ECONNREFUSED',
     });
@@ -181,7 +181,7 @@ describe('the outage summary', () => {
       // Moves the clock, running the summaries that fall due on the way.
       jest.advanceTimersByTime(at - clock);
       clock = at;
-      report.record(log, refused, request);
+      report.record(log, databaseCause(refused), request);
     }
     jest.advanceTimersByTime(10_000);
     expect(lines.map((line) => line.msg)).toEqual([

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import type { SubscriptionServer } from '../../src/graphql/subscriptions';
 import { type TestApp, useTestApp } from '../setup/harness';
 
 /** Debian's `chromium` package; CI installs it. */
@@ -50,7 +51,7 @@ export interface BrowserHarness {
 export function useBrowser(): BrowserHarness {
   const t = useTestApp();
   let server: Server;
-  let detachSubscriptions: (() => Promise<void>) | undefined;
+  let subscriptions: SubscriptionServer | undefined;
   let browser: Browser;
   const harness: BrowserHarness = {
     t,
@@ -76,7 +77,7 @@ export function useBrowser(): BrowserHarness {
       const listening = createServer(t.app).listen(0, '127.0.0.1', () => resolve(listening));
     });
     harness.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    detachSubscriptions = t.attach(server);
+    subscriptions = t.attach(server);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -92,7 +93,7 @@ export function useBrowser(): BrowserHarness {
 
   afterAll(async () => {
     await browser?.close();
-    await detachSubscriptions?.();
+    await subscriptions?.close();
     await new Promise((resolve) => server?.close(resolve));
   });
 

@@ -56,3 +56,34 @@ describe('read replica configuration', () => {
     expect(load).not.toThrow(/secret/);
   });
 });
+
+describe('subscription limits', () => {
+  it('allow 10 subscriptions per socket and 20 per user by default', () => {
+    expect(loadConfig({}).subscriptions).toMatchObject({
+      maxSubscriptionsPerSocket: 10,
+      maxSubscriptionsPerUser: 20,
+    });
+  });
+
+  it('refuse a total per user below the limit per socket', () => {
+    expect(() =>
+      loadConfig({ SUBSCRIPTION_MAX_PER_SOCKET: '8', SUBSCRIPTION_MAX_TOTAL_PER_USER: '5' }),
+    ).toThrow(
+      new ConfigError(
+        'SUBSCRIPTION_MAX_TOTAL_PER_USER must be at least SUBSCRIPTION_MAX_PER_SOCKET (8), got "5"',
+      ),
+    );
+    expect(() => loadConfig({ SUBSCRIPTION_MAX_PER_SOCKET: '0' })).toThrow(/SUBSCRIPTION_MAX_PER_SOCKET/);
+  });
+});
+
+describe('log format', () => {
+  it('is chosen by the terminal unless LOG_FORMAT says json or pretty', () => {
+    expect(loadConfig({}).logFormat).toBeUndefined();
+    expect(loadConfig({ LOG_FORMAT: 'Pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(() => loadConfig({ LOG_FORMAT: 'text' })).toThrow(
+      new ConfigError('LOG_FORMAT must be json or pretty, got "text"'),
+    );
+  });
+});

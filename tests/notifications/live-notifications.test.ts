@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,7 @@ import WebSocket from 'ws';
 import type { User } from '../../src/accounts/user.entity';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import type { SubscriptionServer } from '../../src/graphql/subscriptions';
 import { RequestContext } from '../../src/context';
 import { createFollow } from '../../src/follows/follow.service';
 import { createLogger } from '../../src/logger';
@@ -31,6 +33,7 @@ interface Instance {
   orm: MikroORM;
   app: RequestListener;
   built: Awaited<ReturnType<typeof buildApp>>;
+  subscriptions: SubscriptionServer;
   url: string;
   close(): Promise<void>;
 }
@@ -47,15 +50,16 @@ async function startInstance(env: Record<string, string> = {}, log?: Logger): Pr
   const built = await buildApp({ orm, config, log: log ?? createLogger(config) });
   const server: Server = createServer(built.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const detach = built.attach(server);
+  const subscriptions = built.attach(server);
   const { port } = server.address() as AddressInfo;
   return {
     orm,
     app: built.app,
     built,
+    subscriptions,
     url: `ws://127.0.0.1:${port}/graphql`,
     close: async () => {
-      await detach();
+      await subscriptions.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await built.stop();
@@ -117,6 +121,77 @@ function live(url: string, token: string | undefined, query: string): Live {
       return result.done ? 'done' : result.value;
     },
   };
+}
+
+/** Waits until `condition` holds, checking every 20 ms; fails after `ms`. */
+async function until(condition: () => boolean, ms = 5_000): Promise<void> {
+  for (const started = Date.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 20))) {
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms: ${condition.toString()}`);
+  }
+}
+
+interface ProtocolMessage {
+  id?: string;
+  type: string;
+  payload?: unknown;
+}
+
+const rawSockets: WebSocket[] = [];
+
+/**
+ * An acknowledged graphql-ws connection on a bare WebSocket, which sends subscriptions as
+ * fast as the socket takes them and keeps every message the server sends.
+ */
+async function rawConnection(url: string, token: string) {
+  const socket = new WebSocket(url, 'graphql-transport-ws');
+  rawSockets.push(socket);
+  const messages: ProtocolMessage[] = [];
+  socket.on('message', (data) => messages.push(JSON.parse(String(data)) as ProtocolMessage));
+  await once(socket, 'open');
+  socket.send(JSON.stringify({ type: 'connection_init', payload: { auth: token } }));
+  await until(() => messages.some((message) => message.type === 'connection_ack'));
+  return {
+    socket,
+    subscribe: (id: string) =>
+      socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: counts } })),
+    complete: (id: string) => socket.send(JSON.stringify({ id, type: 'complete' })),
+    /** The messages of `type` received so far. */
+    received: (type: 'next' | 'error') => messages.filter((message) => message.type === type),
+    /** The ids of the subscriptions answered with `type`, in order. */
+    ids: (type: 'next' | 'error') =>
+      messages
+        .filter((message) => message.type === type)
+        .map((message) => message.id)
+        .sort(),
+  };
+}
+
+/**
+ * Upgrades a bare TCP connection to `url`, sends `frame` as it is, and resolves to the
+ * code of the close frame the server answers with.
+ */
+function closeCodeAfterFrame(url: string, frame: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let received = Buffer.alloc(0);
+    const socket = connect(Number(new URL(url).port), '127.0.0.1', () =>
+      socket.write(
+        'GET /graphql HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+          'Sec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n',
+      ),
+    );
+    socket.on('error', reject);
+    socket.on('data', (chunk) => {
+      const upgraded = received.includes('\r\n\r\n');
+      received = Buffer.concat([received, chunk]);
+      if (!upgraded && received.includes('\r\n\r\n')) socket.write(frame);
+    });
+    socket.on('close', () => {
+      // The close frame follows the 101 response: opcode 0x88, its length, then the code.
+      const closeFrame = received.indexOf('\r\n\r\n') + 4;
+      resolve(received[closeFrame] === 0x88 ? received.readUInt16BE(closeFrame + 2) : Number.NaN);
+    });
+  });
 }
 
 /** Waits until the subscription is running on the server (the count subscription answers at once). */
@@ -232,14 +307,18 @@ describe('connecting to live notifications', () => {
   let instance: Instance;
   let user: User;
   let token: string;
+  const logLines: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
-    instance = await startInstance({
-      SUBSCRIPTION_MAX_PER_USER: '2',
-      SUBSCRIPTION_MAX_CONNECTIONS: '3',
-      SUBSCRIPTION_MAX_MESSAGE_BYTES: '2048',
-      SUBSCRIPTION_IDLE_SECONDS: '1',
-    });
+    instance = await startInstance(
+      {
+        SUBSCRIPTION_MAX_PER_USER: '2',
+        SUBSCRIPTION_MAX_CONNECTIONS: '3',
+        SUBSCRIPTION_MAX_MESSAGE_BYTES: '2048',
+        SUBSCRIPTION_IDLE_SECONDS: '1',
+      },
+      pino({ level: 'warn' }, { write: (line: string) => void logLines.push(JSON.parse(line)) }),
+    );
   });
 
   afterAll(() => instance?.close());
@@ -302,23 +381,38 @@ describe('connecting to live notifications', () => {
     expect(await closed).toMatchObject({ code: 4408 });
   });
 
-  it('closes a connection whose message is larger than SUBSCRIPTION_MAX_MESSAGE_BYTES with 1009', async () => {
-    const socket = new WebSocket(instance.url, 'graphql-transport-ws');
-    await new Promise((resolve) => socket.once('open', resolve));
-    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
-    // graphql-ws reports the socket's error on the console as well.
-    const console = jest.spyOn(global.console, 'error').mockImplementation(() => undefined);
-    try {
+  it('closes a connection on a message beyond SUBSCRIPTION_MAX_MESSAGE_BYTES (1009) or an invalid frame (1002), in one rate-limited log line', async () => {
+    const oversized = async () => {
+      const socket = new WebSocket(instance.url, 'graphql-transport-ws');
+      await once(socket, 'open');
+      const closed = new Promise<number>((resolve) => socket.once('close', resolve));
       socket.send(
         JSON.stringify({ type: 'connection_init', payload: { auth: token, padding: 'x'.repeat(4096) } }),
       );
-      expect(await closed).toBe(1009);
-      expect(console).toHaveBeenCalledWith(
-        expect.any(String),
-        expect.objectContaining({ code: 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' }),
-      );
+      return closed;
+    };
+    const frameLines = () => logLines.filter((line) => String(line.msg).startsWith('websocket: '));
+    // graphql-ws's own adapter wrote each of these to the console, with its stack.
+    const consoleError = jest.spyOn(global.console, 'error').mockImplementation(() => undefined);
+    try {
+      expect(await oversized()).toBe(1009);
+      expect(frameLines()).toEqual([
+        expect.objectContaining({
+          level: 40,
+          msg: 'websocket: 1 connection closed on oversized or invalid frames in the last 1s',
+          cause: 'Max payload size exceeded',
+        }),
+      ]);
+      // Two more within 5 seconds: counted, and reported together once that window ends.
+      const unmasked = Buffer.from([0x81, 0x02, 0x68, 0x69]);
+      expect(await closeCodeAfterFrame(instance.url, unmasked)).toBe(1002);
+      expect(await oversized()).toBe(1009);
+      expect(frameLines()).toHaveLength(1);
+      await until(() => frameLines().length === 2, 6_000);
+      expect(frameLines()[1]).toMatchObject({ connections: 2, cause: 'Max payload size exceeded' });
+      expect(consoleError).not.toHaveBeenCalled();
     } finally {
-      console.mockRestore();
+      consoleError.mockRestore();
     }
   });
 
@@ -394,6 +488,90 @@ describe('connecting to live notifications', () => {
   });
 });
 
+describe('many subscriptions on one socket', () => {
+  let instance: Instance;
+  let user: User;
+  let token: string;
+
+  beforeAll(async () => {
+    instance = await startInstance({
+      SUBSCRIPTION_MAX_PER_SOCKET: '3',
+      SUBSCRIPTION_MAX_TOTAL_PER_USER: '4',
+    });
+  });
+
+  afterAll(() => instance?.close());
+
+  beforeEach(async () => {
+    await resetDatabase(instance.orm);
+    user = await buildUser(instance.orm);
+    token = await buildToken(instance.orm, user);
+  });
+
+  afterEach(() => {
+    for (const socket of rawSockets.splice(0)) socket.terminate();
+  });
+
+  const tooMany = (max: number) => [
+    {
+      message: `Too many subscriptions running (at most ${max}); complete one first`,
+      extensions: { code: 'subscription:too_many', http: { status: 429 } },
+    },
+  ];
+
+  it('are refused beyond the limits per socket and per user, and all released when the sockets close', async () => {
+    const first = await rawConnection(instance.url, token);
+    const attempts = 1_000;
+    for (let id = 0; id < attempts; id += 1) first.subscribe(String(id));
+    await until(() => first.received('next').length + first.received('error').length === attempts);
+    // The first three run; each later one gets an error message, and the socket stays open.
+    expect(first.ids('next')).toEqual(['0', '1', '2']);
+    expect(first.received('error')).toHaveLength(attempts - 3);
+    expect(first.received('error')[0]).toEqual({ id: '3', type: 'error', payload: tooMany(3) });
+    expect(first.socket.readyState).toBe(WebSocket.OPEN);
+    expect(instance.subscriptions.running).toBe(3);
+    expect(instance.built.feed.subscribers).toBe(3);
+
+    // Those running still receive their events.
+    const follower = await buildUser(instance.orm);
+    const followerToken = await buildToken(instance.orm, follower);
+    await rest(instance.app, 'PUT', `/follow/${user.username}`, undefined, { token: followerToken });
+    await until(() => first.received('next').length === 6);
+    const updates = first.received('next').slice(3);
+    expect(updates.map((message) => message.id).sort()).toEqual(['0', '1', '2']);
+    expect(updates.map((message) => message.payload)).toEqual(
+      Array(3).fill({ data: { notificationCount: { unseen: 1 } } }),
+    );
+
+    // A completed subscription frees its place.
+    first.complete('0');
+    await until(() => instance.subscriptions.running === 2);
+    first.subscribe('again');
+    await until(() => first.received('next').some((message) => message.id === 'again'));
+
+    // The user's other socket may run what is left of their four.
+    const second = await rawConnection(instance.url, token);
+    second.subscribe('a');
+    second.subscribe('b');
+    await until(() => second.received('next').length + second.received('error').length === 2);
+    expect(second.ids('next')).toEqual(['a']);
+    expect(second.received('error')).toEqual([{ id: 'b', type: 'error', payload: tooMany(4) }]);
+    expect(instance.subscriptions.running).toBe(4);
+
+    // Closed sockets release every subscription: iterators, the feed's entries, the user's count.
+    first.socket.close();
+    second.socket.terminate();
+    await until(() => instance.subscriptions.running === 0);
+    expect(instance.built.feed.subscribers).toBe(0);
+    const third = await rawConnection(instance.url, token);
+    for (const id of ['x', 'y', 'z', 'w']) third.subscribe(id);
+    await until(() => third.received('next').length + third.received('error').length === 4);
+    expect(third.ids('next')).toEqual(['x', 'y', 'z']);
+    expect(third.ids('error')).toEqual(['w']);
+    expect(instance.subscriptions.running).toBe(3);
+  });
+});
+
 describe('an unexpected failure in a subscription', () => {
   it('is masked as system:internal_error and logged once, with the connection id and the cause', async () => {
     const lines: Record<string, unknown>[] = [];
@@ -434,6 +612,40 @@ describe('an unexpected failure in a subscription', () => {
       expect(unexpected[0]).toMatchObject({ level: 50, requestId: `ws-${user.reference}` });
       expect(JSON.stringify(unexpected[0].err)).toContain('secret_hash');
     } finally {
+      await Promise.all(opened.splice(0).map((client) => client.dispose()));
+      await instance.close();
+    }
+  });
+
+  it('while connecting closes the connection with 4500 and the code, and is logged once, not on the console', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'error' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const instance = await startInstance({}, log);
+    const connection = instance.orm.em.getConnection();
+    const consoleError = jest.spyOn(global.console, 'error').mockImplementation(() => undefined);
+    try {
+      await resetDatabase(instance.orm);
+      const token = await buildToken(instance.orm, await buildUser(instance.orm));
+      // The connection's token look-up fails inside the database.
+      await connection.execute('alter table auth_token rename column secret_hash to secret_hash_hidden');
+      try {
+        expect(await live(instance.url, token, counts).closed).toMatchObject({
+          code: 4500,
+          reason: 'system:internal_error',
+        });
+      } finally {
+        await connection.execute('alter table auth_token rename column secret_hash_hidden to secret_hash');
+      }
+      expect(lines.filter((line) => line.msg === 'unexpected error')).toEqual([
+        expect.objectContaining({
+          level: 50,
+          requestId: 'ws',
+          err: expect.objectContaining({ code: '42703' }),
+        }),
+      ]);
+      expect(consoleError).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
       await Promise.all(opened.splice(0).map((client) => client.dispose()));
       await instance.close();
     }

@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import type { SubscriptionServer } from '../../src/graphql/subscriptions';
 import { createLogger } from '../../src/logger';
 import type { RestRoute } from '../../src/rest/route';
 import { openTestOrm, QueryCounter, resetDatabase } from './db';
@@ -14,8 +15,8 @@ export interface TestApp {
   queries: QueryCounter;
   /** Empties every table. */
   reset(): Promise<void>;
-  /** Serves GraphQL subscriptions on a server listening with `app`; returns how to stop. */
-  attach(server: Server): () => Promise<void>;
+  /** Serves GraphQL subscriptions on a server listening with `app`. */
+  attach(server: Server): SubscriptionServer;
   close(): Promise<void>;
 }
 

@@ -28,6 +28,12 @@ export const ERROR_CATALOG = {
     en: 'Service temporarily unavailable, try again later',
     uk: 'Сервіс тимчасово недоступний, спробуйте пізніше',
   },
+  // A subscription beyond SUBSCRIPTION_MAX_PER_SOCKET or SUBSCRIPTION_MAX_TOTAL_PER_USER: refused, the connection stays.
+  'subscription:too_many': {
+    status: 429,
+    en: 'Too many subscriptions running (at most {max}); complete one first',
+    uk: 'Забагато активних підписок (щонайбільше {max}); спершу завершіть одну',
+  },
   timeout: { status: 408, en: 'Request timeout', uk: 'Час очікування запиту вичерпано' },
   'auth:missing_token': { status: 401, en: 'Auth token is missing', uk: 'Немає токену автентифікації' },
   'auth:invalid_token': { status: 401, en: 'Auth token is invalid', uk: 'Поганий токен автентифікації' },

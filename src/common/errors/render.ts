@@ -1,7 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { isDatabaseUnavailable, isTransactionConflict, outageReport } from '../../db/unavailable';
+import {
+  databaseCause,
+  isDatabaseUnavailable,
+  isTransactionConflict,
+  outageReport,
+} from '../../db/unavailable';
 import { queryLimitErrorOf } from '../../graphql/limits';
 import { requestScope, type RequestScope } from '../request-scope';
 import { AppError, type Language } from './app-error';
@@ -31,7 +35,8 @@ export function asAppError(
 ): AppError {
   if (error instanceof AppError) return error;
   if (isDatabaseUnavailable(error)) {
-    outageReport.record(scope?.log, error, scope?.requestId ?? randomUUID());
+    // Without a request, each failure counts on its own.
+    outageReport.record(scope?.log, databaseCause(error), scope?.requestId);
     return new AppError('system:unavailable');
   }
   if (isTransactionConflict(error)) {

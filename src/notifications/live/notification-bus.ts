@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { isDatabaseUnavailable } from '../../db/unavailable';
+import { databaseCause, isDatabaseUnavailable } from '../../db/unavailable';
 
 /**
  * What changed for one user, announced once the change committed: notifications were
@@ -110,7 +110,7 @@ export class PostgresNotificationBus implements NotificationBus {
       failed = true;
       // One line per outage: attempts that fail while the database stays away say nothing more.
       if (!this.down) {
-        const details = isDatabaseUnavailable(error) ? { cause: String(error) } : { err: error };
+        const details = isDatabaseUnavailable(error) ? { cause: databaseCause(error) } : { err: error };
         this.log.warn(
           details,
           `notification bus: the listening connection failed; retrying every ${RECONNECT_MS / 1000}s`,

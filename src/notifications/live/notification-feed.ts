@@ -107,6 +107,13 @@ export class NotificationFeed {
     return this.bus.close();
   }
 
+  /** The subscriptions served now: each until its iterator is returned (or overflows). */
+  get subscribers(): number {
+    let count = 0;
+    for (const { created, counts } of this.users.values()) count += created.size + counts.size;
+    return count;
+  }
+
   /** The user's notifications as they are created. */
   created(user: string, onOverflow: () => void): AsyncIterableIterator<Notification> {
     const { created } = this.subscribersOf(user);
