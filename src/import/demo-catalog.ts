@@ -36,12 +36,54 @@ export class SeededRandom {
     return items[Math.floor(this.next() * items.length)];
   }
 
+  /**
+   * `count` distinct items in the order drawn: each draw takes the i-th of the items not
+   * drawn yet, for a uniform i, as splicing from a copy of `items` would (the same seed
+   * gives the same demo data as that did). An index tree finds the i-th remaining item,
+   * so a draw costs O(log n) instead of a splice's O(n): at scale 50 the list entries
+   * draw 1,250 of 35,000 anime and 750 of 65,000 manga and novels for each user.
+   */
   sample<T>(items: readonly T[], count: number): T[] {
-    const pool = [...items];
+    const remaining = new RemainingPositions(items.length);
     const result: T[] = [];
-    while (result.length < count && pool.length > 0)
-      result.push(pool.splice(Math.floor(this.next() * pool.length), 1)[0]);
+    while (result.length < count && remaining.size > 0)
+      result.push(items[remaining.take(Math.floor(this.next() * remaining.size))]);
     return result;
+  }
+}
+
+/**
+ * Positions 0 … n-1 of which some were taken, as a Fenwick tree counting the taken
+ * positions at or below each node (zeros at first, so no O(n) set-up beyond the array).
+ */
+class RemainingPositions {
+  private readonly taken: Int32Array;
+  /** The highest power of two not above n: where the search down the tree starts. */
+  private readonly highestStep: number;
+  size: number;
+
+  constructor(private readonly length: number) {
+    this.taken = new Int32Array(length + 1);
+    this.highestStep = length === 0 ? 0 : 2 ** Math.floor(Math.log2(length));
+    this.size = length;
+  }
+
+  /** Takes the remaining position of the given rank (0 = the lowest) and returns it. */
+  take(rank: number): number {
+    // Descends to the last node whose prefix holds at most `rank` remaining positions;
+    // a node of span `step` holds `step` positions minus those taken.
+    let node = 0;
+    let before = rank;
+    for (let step = this.highestStep; step > 0; step >>= 1) {
+      const next = node + step;
+      if (next <= this.length && step - this.taken[next] <= before) {
+        node = next;
+        before -= step - this.taken[next];
+      }
+    }
+    for (let index = node + 1; index <= this.length; index += index & -index) this.taken[index] += 1;
+    this.size -= 1;
+    return node;
   }
 }
 

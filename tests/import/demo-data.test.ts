@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import pino from 'pino';
 import { verifyPassword } from '../../src/accounts/passwords';
 import { User } from '../../src/accounts/user.entity';
-import { generateDemoCatalog } from '../../src/import/demo-catalog';
+import { generateDemoCatalog, SeededRandom } from '../../src/import/demo-catalog';
 import { DEMO_PASSWORD, seedDemoData, seedDemoDataIfEmpty } from '../../src/import/demo-data';
 import { openTestOrm, resetDatabase } from '../setup/db';
 
@@ -28,6 +28,32 @@ describe('demo data', () => {
   it('grows with the scale: about 20,000 titles at scale 10', () => {
     const large = generateDemoCatalog({ seed: 1, scale: 10, now: NOW });
     expect(large.anime.length + large.manga.length + large.novel.length).toBeGreaterThanOrEqual(20000);
+  });
+
+  it('samples as splicing from a copy of the items would, draw for draw', () => {
+    const bySplicing = (random: SeededRandom, items: readonly number[], size: number) => {
+      const pool = [...items];
+      const drawn: number[] = [];
+      while (drawn.length < size && pool.length > 0)
+        drawn.push(pool.splice(Math.floor(random.next() * pool.length), 1)[0]);
+      return drawn;
+    };
+    for (const [length, size] of [
+      [0, 3],
+      [1, 1],
+      [7, 7],
+      [29, 4],
+      [1000, 300],
+      [4097, 5000],
+    ]) {
+      const items = Array.from({ length }, (_, i) => i * 10);
+      for (const seed of [1, 2, 3]) {
+        const random = new SeededRandom(seed);
+        const reference = new SeededRandom(seed);
+        expect(random.sample(items, size)).toEqual(bySplicing(reference, items, size));
+        expect(random.next()).toBe(reference.next());
+      }
+    }
   });
 
   describe('loaded into the database', () => {
