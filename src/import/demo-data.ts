@@ -11,7 +11,7 @@ import { seedDemoClients } from '../clients/demo-clients';
 import { seedDemoCollections } from '../collections/demo-collections';
 import { seedDemoComments } from '../comments/comment-seeding';
 import { seedDemoFollowsAndNotifications } from '../follows/follow-seeding';
-import { seedListEntries } from '../lists/list-seeding';
+import { seedDemoListEntries } from './demo-list-entries';
 import { WatchEntry } from '../lists/watch-entry.entity';
 
 export const DEMO_PASSWORD = 'demo-password';
@@ -65,7 +65,7 @@ export async function seedDemoData(orm: MikroORM, log: Logger, options: DemoData
 async function seedCommunity(orm: MikroORM, log: Logger, random: SeededRandom, scale: number): Promise<void> {
   const em = orm.em.fork();
   if ((await em.count(WatchEntry, {})) > 0) return;
-  const lists = await seedListEntries(em, random, {
+  const lists = await seedDemoListEntries(em, random, {
     watch: Math.round(25 * scale),
     read: Math.round(15 * scale),
   });
