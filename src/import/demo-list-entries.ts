@@ -14,6 +14,7 @@ const ENTRY_TIMES = {
   created: 'timestamptz',
   updated: 'timestamptz',
 } as const;
+/** The columns the generated rows fill (smallint columns take the integers on insert). */
 const LIST_TABLES = {
   watch_entry: {
     reference: 'uuid',
