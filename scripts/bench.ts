@@ -17,7 +17,7 @@ import { freeLoopbackPort, startEmbeddedPostgres, type EmbeddedDatabase } from '
 import { numbered } from '../src/db/sql';
 import { graphqlLimitsOf } from '../src/graphql/limits';
 import { OperationRunner } from '../src/graphql/runner';
-import { seedDemoData } from '../src/import/demo-data';
+import { describePhase, seedDemoData } from '../src/import/demo-data';
 import { restRoutes } from '../src/rest/routes';
 import { buildAppSchema } from '../src/schema';
 
@@ -73,7 +73,10 @@ async function loadData(url: string): Promise<void> {
     if (Number(titles) >= 2000 * SCALE) return;
     console.log(`loading demo data at scale ${SCALE} ...`);
     const started = Date.now();
-    await seedDemoData(orm, pino({ level: 'warn' }), clientSecrets, { scale: SCALE });
+    await seedDemoData(orm, pino({ level: 'warn' }), clientSecrets, {
+      scale: SCALE,
+      onPhase: (report) => console.log(describePhase(report)),
+    });
     console.log(`loaded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     await orm.close();

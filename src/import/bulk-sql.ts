@@ -12,7 +12,7 @@ export type SqlValue = string | number | boolean | null;
 export type Row = Readonly<Record<string, SqlValue>>;
 
 /** Rows per statement: big enough to amortise round trips, small enough for modest parameters. */
-const ROWS_PER_STATEMENT = 5000;
+export const ROWS_PER_STATEMENT = 5000;
 
 const quote = (identifier: string): string => `"${identifier}"`;
 
@@ -54,18 +54,65 @@ export async function runSql<T extends object = object>(
   return result.rows;
 }
 
-export async function insertRows(
+/** One statement inserting all of `rows`. */
+async function insertStatement(
   em: EntityManager,
   table: string,
   columns: Columns,
   rows: readonly Row[],
 ): Promise<void> {
   const names = Object.keys(columns).map(quote).join(', ');
-  for (const batch of batches(rows)) {
-    await runSql(em, `insert into ${quote(table)} (${names}) select ${names} from ${recordset(columns)}`, [
-      JSON.stringify(batch),
-    ]);
+  await runSql(em, `insert into ${quote(table)} (${names}) select ${names} from ${recordset(columns)}`, [
+    JSON.stringify(rows),
+  ]);
+}
+
+export async function insertRows(
+  em: EntityManager,
+  table: string,
+  columns: Columns,
+  rows: readonly Row[],
+): Promise<void> {
+  for (const batch of batches(rows)) await insertStatement(em, table, columns, batch);
+}
+
+/** A row bound for one of several tables. */
+export interface TableRow<T extends string> {
+  readonly table: T;
+  readonly row: Row;
+}
+
+/**
+ * Inserts what `rows` yields into the tables its rows name, one statement per
+ * `rowsPerStatement` rows of a table. Rows are pulled only as statements fill, so
+ * however many `rows` yields, at most one statement's rows per table are held at a
+ * time: a generator of millions of rows loads in bounded memory. Returns how many
+ * rows went into each table.
+ */
+export async function insertStream<T extends string>(
+  em: EntityManager,
+  tables: Readonly<Record<T, Columns>>,
+  rows: Iterable<TableRow<T>>,
+  rowsPerStatement = ROWS_PER_STATEMENT,
+): Promise<ReadonlyMap<T, number>> {
+  const pending = new Map<T, Row[]>();
+  const written = new Map<T, number>();
+  const write = async (table: T, batch: readonly Row[]) => {
+    await insertStatement(em, table, tables[table], batch);
+    written.set(table, (written.get(table) ?? 0) + batch.length);
+  };
+  for (const { table, row } of rows) {
+    const batch = pending.get(table) ?? [];
+    batch.push(row);
+    if (batch.length < rowsPerStatement) {
+      pending.set(table, batch);
+    } else {
+      pending.delete(table);
+      await write(table, batch);
+    }
   }
+  for (const [table, batch] of pending) await write(table, batch);
+  return written;
 }
 
 /** Updates rows matched by `reference`; `columns` lists `reference` and the columns to set. */

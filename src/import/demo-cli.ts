@@ -4,9 +4,14 @@ import { openClientSecretBox } from '../clients/client-secret-keys';
 import { loadConfig } from '../config';
 import { createOrm, migrate, openDatabase } from '../db/database';
 import { createLogger } from '../logger';
-import { seedDemoData } from './demo-data';
+import { DemoPhaseError, describePhase, seedDemoData } from './demo-data';
 
-/** `npm run demo -- [--scale N] [--seed N]`: loads deterministic demo data into the database. */
+/**
+ * `npm run demo -- [--scale N] [--seed N]`: loads deterministic demo data into the
+ * database, printing one line per phase with what it wrote and its time, and last the
+ * total time. A phase that fails prints `demo: <phase> failed: <reason>` on standard
+ * error and the exit status is 1.
+ */
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { scale: { type: 'string' }, seed: { type: 'string' } } });
   const scale = Number(values.scale ?? '1');
@@ -23,7 +28,7 @@ async function main(): Promise<number> {
   try {
     await migrate(orm, clientSecrets);
     const started = Date.now();
-    await seedDemoData(orm, log, clientSecrets, { scale, seed });
+    await seedDemoData(orm, log, clientSecrets, { scale, seed, onPhase: (report) => console.log(describePhase(report)) });
     console.log(`demo data (scale ${scale}) loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   } finally {
@@ -35,7 +40,8 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error);
+    // A failed phase's message says all; anything else (no database, …) keeps its stack.
+    console.error(error instanceof DemoPhaseError ? error.message : error);
     process.exit(1);
   },
 );

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { hashPassword } from '../accounts/passwords';
 import { User } from '../accounts/user.entity';
 import { Anime } from '../catalog/anime.entity';
-import { generateDemoCatalog, SeededRandom } from './demo-catalog';
+import { generateDemoCatalog, SeededRandom, TITLES_PER_PART, type DemoCatalogPart } from './demo-catalog';
 import { refreshPlannerStatistics } from '../db/database';
 import { importCatalog } from './importer';
 import { seedDemoArticles } from '../articles/demo-articles';
@@ -12,15 +12,56 @@ import { seedDemoClients } from '../clients/demo-clients';
 import { seedDemoCollections } from '../collections/demo-collections';
 import { seedDemoComments } from '../comments/comment-seeding';
 import { seedDemoFollowsAndNotifications } from '../follows/follow-seeding';
-import { seedListEntries } from '../lists/list-seeding';
-import { WatchEntry } from '../lists/watch-entry.entity';
+import { seedDemoListEntries } from './demo-list-entries';
 
 export const DEMO_PASSWORD = 'demo-password';
 export const DEMO_ACCOUNTS = ['demo_user', 'demo_moderator', 'demo_admin'] as const;
 
+/** What a phase of the demo load wrote, e.g. `['watch entries', 125750]`, in the order to print. */
+export type DemoCounts = ReadonlyArray<readonly [what: string, count: number]>;
+
+export interface DemoPhaseReport {
+  readonly phase: string;
+  readonly counts: DemoCounts;
+  readonly seconds: number;
+}
+
 export interface DemoDataOptions {
   seed?: number;
   scale?: number;
+  /** Titles per import of the catalog (see {@link TITLES_PER_PART}). */
+  titlesPerPart?: number;
+  /** Told of each phase as it ends; by default each is logged at `info`. */
+  onPhase?: (report: DemoPhaseReport) => void;
+}
+
+/** `demo: list entries: 125,750 watch entries, 75,450 read entries in 8.1 s` */
+export function describePhase({ phase, counts, seconds }: DemoPhaseReport): string {
+  const written = counts.map(([what, count]) => `${count.toLocaleString('en-US')} ${what}`).join(', ');
+  return `demo: ${phase}${written ? `: ${written}` : ''} in ${seconds.toFixed(1)} s`;
+}
+
+/** A phase of the demo load failed: the message names it and gives the cause's own reason. */
+export class DemoPhaseError extends Error {
+  constructor(
+    readonly phase: string,
+    cause: unknown,
+  ) {
+    super(`demo: ${phase} failed: ${reasonOf(cause)}`, { cause });
+    this.name = 'DemoPhaseError';
+  }
+}
+
+/**
+ * The reason a cause gives. knex puts the failed statement, with its bound values, before
+ * the database's message; for a bulk insert that is megabytes of rows, so only the
+ * database's message (after knex's last ` - `) is kept.
+ */
+function reasonOf(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause);
+  const fromDatabase = 'severity' in cause && typeof cause.severity === 'string';
+  const statementEnd = fromDatabase ? cause.message.lastIndexOf(' - ') : -1;
+  return statementEnd >= 0 ? cause.message.slice(statementEnd + 3) : cause.message;
 }
 
 function demoUsers(random: SeededRandom, scale: number, passwordHash: string) {
@@ -42,9 +83,15 @@ function demoUsers(random: SeededRandom, scale: number, passwordHash: string) {
 }
 
 /**
- * Deterministic demo data: the catalog and the accounts go through the importer, so
- * they obey the import rules. Later domains add their community data here through
- * their own services.
+ * Deterministic demo data, loaded in phases that each hold a bounded amount in memory
+ * whatever the scale: the catalog goes through the importer part by part, the accounts
+ * through it too (so both obey the import rules), the list entries stream into their
+ * tables, and the other community data is created through each domain's own services
+ * so that every rule and derived value holds. Each phase is reported as it ends; one
+ * that fails stops the load with a {@link DemoPhaseError}. Phases that add community
+ * data run once (nothing happens when their data exists), so loading again into a
+ * database that has the demo data adds nothing, and after a failed phase it carries
+ * on from that phase.
  */
 export async function seedDemoData(
   orm: MikroORM,
@@ -54,41 +101,98 @@ export async function seedDemoData(
 ): Promise<void> {
   const seed = options.seed ?? 20261122;
   const scale = options.scale ?? 1;
-  const now = Math.floor(Date.now() / 1000);
-  const catalog = generateDemoCatalog({ seed, scale, now });
-  // One hash for every demo account: hashing thousands of passwords would dominate the load time.
-  const users = demoUsers(new SeededRandom(seed + 1), scale, await hashPassword(DEMO_PASSWORD));
-  const report = await importCatalog(orm, { ...catalog, users });
-  log.info({ report }, 'demo catalog and accounts loaded');
-  await seedCommunity(orm, log, clientSecrets, new SeededRandom(seed + 2), scale);
-  await refreshPlannerStatistics(orm);
+  const onPhase =
+    options.onPhase ??
+    ((report: DemoPhaseReport) =>
+      log.info({ phase: report.phase, counts: Object.fromEntries(report.counts) }, describePhase(report)));
+  const phase = async (name: string, work: () => Promise<DemoCounts>): Promise<void> => {
+    const started = Date.now();
+    let counts: DemoCounts;
+    try {
+      counts = await work();
+    } catch (error) {
+      throw new DemoPhaseError(name, error);
+    }
+    onPhase({ phase: name, counts, seconds: (Date.now() - started) / 1000 });
+  };
+
+  await phase('catalog', () =>
+    importDemoCatalog(
+      orm,
+      log,
+      generateDemoCatalog(
+        { seed, scale, now: Math.floor(Date.now() / 1000) },
+        options.titlesPerPart ?? TITLES_PER_PART,
+      ),
+    ),
+  );
+  await phase('accounts', async () => {
+    // One hash for every demo account: hashing thousands of passwords would dominate the load time.
+    const users = demoUsers(new SeededRandom(seed + 1), scale, await hashPassword(DEMO_PASSWORD));
+    await importCatalog(orm, { users });
+    return [['users', users.length]];
+  });
+
+  const random = new SeededRandom(seed + 2);
+  await phase('list entries', async () => {
+    const perUser = { watch: Math.round(25 * scale), read: Math.round(15 * scale) };
+    const { watch, read } = await seedDemoListEntries(orm.em.fork(), random, perUser);
+    return [
+      ['watch entries', watch],
+      ['read entries', read],
+    ];
+  });
+  await phase('clients', async () =>
+    (await seedDemoClients(orm.em.fork(), clientSecrets)) ? [['client', 1]] : [],
+  );
+  await phase('follows', async () => {
+    const { follows, notifications } = await seedDemoFollowsAndNotifications(orm.em.fork(), random);
+    return [
+      ['follows', follows],
+      ['notifications', notifications],
+    ];
+  });
+  await phase('articles', async () => {
+    const { articles, votes } = await seedDemoArticles(orm.em.fork(), random);
+    return [
+      ['articles', articles],
+      ['votes', votes],
+    ];
+  });
+  await phase('collections', async () => [
+    ['collections', (await seedDemoCollections(orm.em.fork(), random)).collections],
+  ]);
+  await phase('comments', async () => [['comments', await seedDemoComments(orm.em.fork(), random)]]);
+  await phase('planner statistics', async () => {
+    await refreshPlannerStatistics(orm);
+    return [];
+  });
 }
 
-/**
- * Community data, created through each domain's own services so that every rule and
- * derived value holds. Added only once: a database that has list entries keeps its own.
- */
-async function seedCommunity(
+/** Imports the parts one by one, each in its own transaction, as they are generated. */
+async function importDemoCatalog(
   orm: MikroORM,
   log: Logger,
-  clientSecrets: ClientSecretBox,
-  random: SeededRandom,
-  scale: number,
-): Promise<void> {
-  const em = orm.em.fork();
-  if ((await em.count(WatchEntry, {})) > 0) return;
-  const lists = await seedListEntries(em, random, {
-    watch: Math.round(25 * scale),
-    read: Math.round(15 * scale),
-  });
-  log.info({ lists }, 'demo list entries loaded');
-  await seedDemoClients(orm.em.fork(), clientSecrets);
-  const follows = await seedDemoFollowsAndNotifications(orm.em.fork(), random);
-  log.info({ follows }, 'demo clients, follows and notifications loaded');
-  await seedDemoArticles(orm.em.fork(), random);
-  await seedDemoCollections(orm.em.fork(), random);
-  await seedDemoComments(orm.em.fork(), random);
-  log.info('demo articles, collections and comments loaded');
+  parts: Iterable<DemoCatalogPart>,
+): Promise<DemoCounts> {
+  let titles = 0;
+  let franchises = 0;
+  let people = 0;
+  let characters = 0;
+  for (const part of parts) {
+    const report = await importCatalog(orm, part);
+    if (report.warnings.length > 0) log.warn({ warnings: report.warnings }, 'demo catalog: import warnings');
+    titles += (part.anime?.length ?? 0) + (part.manga?.length ?? 0) + (part.novel?.length ?? 0);
+    franchises += part.franchises?.length ?? 0;
+    people += part.people?.length ?? 0;
+    characters += part.characters?.length ?? 0;
+  }
+  return [
+    ['titles', titles],
+    ['people', people],
+    ['characters', characters],
+    ['franchises', franchises],
+  ];
 }
 
 /** `npm start` on an empty database loads the demo data (unless DEMO_DATA=off). */
