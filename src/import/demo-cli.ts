@@ -28,7 +28,11 @@ async function main(): Promise<number> {
   try {
     await migrate(orm, clientSecrets);
     const started = Date.now();
-    await seedDemoData(orm, log, clientSecrets, { scale, seed, onPhase: (report) => console.log(describePhase(report)) });
+    await seedDemoData(orm, log, clientSecrets, {
+      scale,
+      seed,
+      onPhase: (report) => console.log(describePhase(report)),
+    });
     console.log(`demo data (scale ${scale}) loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return 0;
   } finally {
