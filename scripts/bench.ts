@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,6 +19,7 @@ import { graphqlLimitsOf } from '../src/graphql/limits';
 import { OperationRunner } from '../src/graphql/runner';
 import { describePhase, seedDemoData } from '../src/import/demo-data';
 import { restRoutes } from '../src/rest/routes';
+import { startProcess, startService } from './bench-service';
 import { buildAppSchema } from '../src/schema';
 
 /**
@@ -307,55 +308,15 @@ async function inspect(url: string, list: Scenario[]) {
   return { counts, bodies, floors };
 }
 
-async function startService(url: string, port: number): Promise<ChildProcess> {
-  // The Node flag of `npm start` (package.json), which bounds the young generation.
-  const child = spawn(process.execPath, ['--max-semi-space-size=16', 'dist/src/main.js'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: String(port),
-      DEMO_DATA: 'off',
-      RATE_LIMIT: 'off',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let attempt = 0; attempt < 120; attempt += 1) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (res.ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((done) => setTimeout(done, 500));
-  }
-  child.kill('SIGTERM');
-  throw new Error('the service did not become ready');
-}
-
-async function startFloor(url: string, port: number, statements: object[]): Promise<ChildProcess> {
+function startFloor(url: string, port: number, statements: object[]): Promise<ChildProcess> {
   const file = join(tmpdir(), `catalog-bench-floor-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(statements));
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'scripts/bench-floor.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: String(port),
-      FLOOR_STATEMENTS: file,
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let attempt = 0; attempt < 120; attempt += 1) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((done) => setTimeout(done, 500));
-  }
-  child.kill('SIGTERM');
-  throw new Error('the floor did not become ready');
+  return startProcess(
+    'floor',
+    ['-r', '@swc-node/register', 'scripts/bench-floor.ts'],
+    { DATABASE_URL: url, PORT: String(port), FLOOR_STATEMENTS: file, NODE_ENV: 'production' },
+    `http://127.0.0.1:${port}/healthz`,
+  );
 }
 
 async function load(port: number, path: string, scenario: Pick<Scenario, 'method' | 'body'>) {

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { spawn, type ChildProcess, execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -12,6 +12,7 @@ import { createOrm, ensureDatabase, migrate } from '../src/db/database';
 import { freeLoopbackPort, startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
 import { seedDemoData } from '../src/import/demo-data';
 import { restRoutes } from '../src/rest/routes';
+import { startService } from './bench-service';
 
 /**
  * `npm run bench:mixed`: a mixed load of reads and writes over both doors (REST and
@@ -520,31 +521,6 @@ async function verify(orm: MikroORM, ack: Acknowledged): Promise<string[]> {
       group by a.reference having a.native_scored_by <> count(w.score) filter (where w.score > 0)`,
   );
   return problems;
-}
-
-async function startService(url: string, port: number): Promise<ChildProcess> {
-  // As `npm start` runs it (package.json), without the rate limits a load would hit.
-  const child = spawn(process.execPath, ['--max-semi-space-size=16', 'dist/src/main.js'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: String(port),
-      DEMO_DATA: 'off',
-      RATE_LIMIT: 'off',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let attempt = 0; attempt < 120; attempt += 1) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((done) => setTimeout(done, 500));
-  }
-  child.kill('SIGTERM');
-  throw new Error('the service did not become ready');
 }
 
 async function main(): Promise<number> {

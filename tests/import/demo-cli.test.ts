@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { openTestOrm, resetDatabase, workerDatabaseUrl } from '../setup/db';
-import { rowCount } from './helpers';
+import { type CommandRun, rowCount, runCommand } from './helpers';
 
 /** The demo command as `npm run demo` runs it, against this worker's database. */
 const CLI = resolve(__dirname, '../../src/import/demo-cli.ts');
@@ -21,30 +20,12 @@ afterAll(async () => {
   await orm.close();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string[];
-  stderr: string;
-}
+type DemoRun = Omit<CommandRun, 'stdout'> & { stdout: string[] };
 
-/** Scale 0.1: 200 titles and 13 accounts, a few seconds. */
-function runDemo(): Promise<Run> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['-r', '@swc-node/register', CLI, '--scale', '0.1', '--seed', '3'],
-      {
-        env: { ...process.env, DATABASE_URL: databaseUrl },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout: stdout.trim().split('\n'), stderr }));
-  });
+/** Scale 0.1: 200 titles and 13 accounts, a few seconds; its output as lines. */
+async function runDemo(): Promise<DemoRun> {
+  const run = await runCommand(CLI, ['--scale', '0.1', '--seed', '3'], databaseUrl);
+  return { ...run, stdout: run.stdout.trim().split('\n') };
 }
 
 describe('npm run demo', () => {
@@ -74,7 +55,7 @@ describe('npm run demo', () => {
     await orm.em
       .getConnection()
       .execute('alter table watch_entry add constraint demo_test_refuses_entries check (false)');
-    let run: Run;
+    let run: DemoRun;
     try {
       run = await runDemo();
     } finally {

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { formatIssue, ImportDataError } from '../../src/import/import-errors';
 import { importCatalog, type ImportOptions, type ImportReport } from '../../src/import/importer';
@@ -146,4 +147,33 @@ export async function catalogRowCounts(orm: MikroORM): Promise<Record<string, nu
   const counts: Record<string, number> = {};
   for (const table of tables) counts[table] = await rowCount(orm, table);
   return counts;
+}
+
+/** What a command run by {@link runCommand} left: its exit code and its output. */
+export interface CommandRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the TypeScript command `cli` with `args` against `databaseUrl`, as its npm script does, `stdin` on its input. */
+export function runCommand(
+  cli: string,
+  args: string[],
+  databaseUrl: string,
+  stdin = '',
+): Promise<CommandRun> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', cli, ...args], {
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
 }

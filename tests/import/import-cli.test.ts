@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { openTestOrm, resetDatabase, workerDatabaseUrl } from '../setup/db';
-import { animeRecord, catalog, rowCount } from './helpers';
+import { animeRecord, catalog, rowCount, runCommand } from './helpers';
 
 /** The import command as `npm run import` runs it, against this worker's database. */
 const CLI = resolve(__dirname, '../../src/import/import-cli.ts');
@@ -25,27 +24,7 @@ afterAll(async () => {
   await orm.close();
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runImport(args: string[], stdin?: string): Promise<Run> {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', CLI, ...args], {
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolveRun({ code, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
-  });
-}
+const runImport = (args: string[], stdin?: string) => runCommand(CLI, args, databaseUrl, stdin);
 
 async function writeJson(name: string, document: unknown): Promise<string> {
   const path = join(directory, name);

@@ -57,21 +57,32 @@ export async function resetDatabase(orm: MikroORM): Promise<void> {
 }
 
 /**
- * Runs `run` while every insert into `action_record` (the last write of a list or
- * comment request) fails with a database error whose message says `injected failure`.
+ * Runs `run` while a trigger with `body` (a PL/pgSQL block that may raise, and `return
+ * new` to let the row in) runs before every insert into `action_record`, the last write
+ * of most write requests.
  */
-export async function withFailingActionRecords<T>(orm: MikroORM, run: () => Promise<T>): Promise<T> {
+async function withActionRecordTrigger<T>(orm: MikroORM, body: string, run: () => Promise<T>): Promise<T> {
   const connection = orm.em.getConnection();
-  await connection.execute(`create function test_fail_action() returns trigger language plpgsql as $$
-    begin raise exception 'injected failure'; end $$`);
-  await connection.execute(`create trigger test_fail_action before insert on action_record
-    for each row execute function test_fail_action()`);
+  await connection.execute(`create sequence test_action_inserts`);
+  await connection.execute(`create function test_action_trigger() returns trigger language plpgsql as $$
+    begin ${body} end $$`);
+  await connection.execute(`create trigger test_action_trigger before insert on action_record
+    for each row execute function test_action_trigger()`);
   try {
     return await run();
   } finally {
-    await connection.execute('drop trigger test_fail_action on action_record');
-    await connection.execute('drop function test_fail_action()');
+    await connection.execute('drop trigger test_action_trigger on action_record');
+    await connection.execute('drop function test_action_trigger()');
+    await connection.execute('drop sequence test_action_inserts');
   }
+}
+
+/**
+ * Runs `run` while every insert into `action_record` fails with a database error whose
+ * message says `injected failure`.
+ */
+export function withFailingActionRecords<T>(orm: MikroORM, run: () => Promise<T>): Promise<T> {
+  return withActionRecordTrigger(orm, `raise exception 'injected failure';`, run);
 }
 
 /**
@@ -79,27 +90,17 @@ export async function withFailingActionRecords<T>(orm: MikroORM, run: () => Prom
  * fails a transaction it aborted to resolve a conflict (SQLSTATE `sqlstate`: `40P01`
  * deadlock_detected, `40001` serialization_failure); later inserts succeed.
  */
-export async function withConflictingActionRecords<T>(
+export function withConflictingActionRecords<T>(
   orm: MikroORM,
   conflict: { sqlstate: '40P01' | '40001'; times: number },
   run: () => Promise<T>,
 ): Promise<T> {
-  const connection = orm.em.getConnection();
-  await connection.execute(`create sequence test_conflicts`);
-  await connection.execute(`create function test_conflict_action() returns trigger language plpgsql as $$
-    begin
-      if nextval('test_conflicts') <= ${Number(conflict.times)} then
-        raise exception 'injected conflict' using errcode = '${conflict.sqlstate}';
-      end if;
-      return new;
-    end $$`);
-  await connection.execute(`create trigger test_conflict_action before insert on action_record
-    for each row execute function test_conflict_action()`);
-  try {
-    return await run();
-  } finally {
-    await connection.execute('drop trigger test_conflict_action on action_record');
-    await connection.execute('drop function test_conflict_action()');
-    await connection.execute('drop sequence test_conflicts');
-  }
+  return withActionRecordTrigger(
+    orm,
+    `if nextval('test_action_inserts') <= ${Number(conflict.times)} then
+       raise exception 'injected conflict' using errcode = '${conflict.sqlstate}';
+     end if;
+     return new;`,
+    run,
+  );
 }
