@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
 import { createOrm, ensureDatabase } from '../../src/db/database';
 import { adminUrl, templateDatabase, testDatabasePrefix } from './names';
 
@@ -34,8 +35,9 @@ export async function workerDatabaseUrl(): Promise<string> {
   return ensureDatabase(adminUrl(), `${testDatabasePrefix()}w${worker}`, templateDatabase());
 }
 
-export async function openTestOrm(counter?: QueryCounter): Promise<MikroORM> {
-  return createOrm(await workerDatabaseUrl(), { onQuery: counter?.record, poolMax: 5 });
+/** `log` gets the driver's own messages (knex's, which it would print on the console). */
+export async function openTestOrm(counter?: QueryCounter, log?: Logger): Promise<MikroORM> {
+  return createOrm(await workerDatabaseUrl(), { onQuery: counter?.record, poolMax: 5, log });
 }
 
 let tableList: string[] | undefined;

@@ -23,9 +23,10 @@ export interface TestApp {
 /** The real app on this worker's database, as `npm start` builds it; `log` replaces its logger. */
 export async function startTestApp(routes?: readonly RestRoute[], log?: Logger): Promise<TestApp> {
   const queries = new QueryCounter();
-  const orm = await openTestOrm(queries);
   const config = loadConfig();
-  const { app, stop, attach } = await buildApp({ orm, config, log: log ?? createLogger(config), routes });
+  const logger = log ?? createLogger(config);
+  const orm = await openTestOrm(queries, logger);
+  const { app, stop, attach } = await buildApp({ orm, config, log: logger, routes });
   return {
     orm,
     app,
