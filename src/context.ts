@@ -35,12 +35,9 @@ export class RequestTransaction {
     return this.entityManager();
   }
 
-  get open(): boolean {
-    return this.effects !== undefined;
-  }
-
   async begin(): Promise<void> {
     this.lost = undefined;
+    this.committing = false;
     await this.em.begin();
     const failure = await failedBegin(this.em);
     if (failure !== undefined) {
@@ -153,6 +150,7 @@ export class RequestContext {
     readOnly: false,
   };
   private readonly fork: () => EntityManager;
+  private captchaCheck: Promise<boolean> | undefined;
 
   constructor(
     /**
@@ -188,6 +186,17 @@ export class RequestContext {
     };
     this.auth = new AuthSession(this.fork, rawToken);
     this.transaction = new RequestTransaction(this.fork);
+  }
+
+  /**
+   * Whether the `captcha` header passes the configured verifier (true when none is).
+   * Asked once per request: a mutation run again after a conflict must not spend a
+   * one-time captcha response a second time.
+   */
+  captchaPasses(): Promise<boolean> {
+    const verify = this.accounts.captcha;
+    this.captchaCheck ??= verify ? verify(this.captcha) : Promise.resolve(true);
+    return this.captchaCheck;
   }
 
   /** The request's own entity manager (identity map, unit of work, transaction). */

@@ -17,8 +17,8 @@ export interface AccountRequest {
   em: EntityManager;
   accounts: AccountServices;
   language: Language;
-  /** The raw `captcha` request header. */
-  captcha: string | undefined;
+  /** Whether the request's `captcha` header passes the configured verifier (true when none is). */
+  captchaPasses(): Promise<boolean>;
   /** Runs an effect once the request's transaction has committed. */
   afterCommit(effect: () => void): void;
 }
@@ -27,8 +27,8 @@ export interface AccountRequest {
  * The optional captcha of signup and login (§3.1), checked right after validation:
  * when a verifier is configured, a missing or failing `captcha` header → 400 `captcha:invalid`.
  */
-async function requireCaptcha({ accounts, captcha }: AccountRequest): Promise<void> {
-  if (accounts.captcha && !(await accounts.captcha(captcha))) throw new AppError('captcha:invalid');
+async function requireCaptcha(request: AccountRequest): Promise<void> {
+  if (!(await request.captchaPasses())) throw new AppError('captcha:invalid');
 }
 
 const byLowerEmail = (email: string) => ({ [raw('lower(email)')]: email.toLowerCase() });

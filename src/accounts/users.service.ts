@@ -29,3 +29,13 @@ export async function findUserByUsername(em: EntityManager, username: string): P
   if (user.role === 'deleted') throw new AppError('user:deleted');
   return user;
 }
+
+/**
+ * Locks the user's row for the rest of the transaction, so that one user's writes of a
+ * kind run one after another (an hourly limit, a count of their things cannot be raced).
+ * `for no key update` leaves the row's key free: others may still insert rows that refer
+ * to the user (a follow, a notification) meanwhile.
+ */
+export async function lockUserRow(em: EntityManager, reference: string): Promise<void> {
+  await em.execute('select 1 from "user" where reference = ? for no key update', [reference]);
+}

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ActionRecord } from '../accounts/action-record.entity';
 import { recordAction } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
-import { findUserByUsername } from '../accounts/users.service';
+import { findUserByUsername, lockUserRow } from '../accounts/users.service';
 import { findTitle } from '../catalog/catalog.service';
 import { clockHour } from '../comments/comment.service';
 import { hasPermissions, requirePermissions, type Permission } from '../common/auth/permissions';
@@ -162,8 +162,7 @@ export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleI
   return em.transactional(async (tx) => {
     requireArticlePermissions(viewer, 'article:create', 'create:article');
     requireBodyPermissions(viewer, input);
-    // Serializes one user's writes, so that the hourly count cannot be raced (the key stays free for others' references).
-    await tx.execute('select 1 from "user" where reference = ? for no key update', [viewer.user.reference]);
+    await lockUserRow(tx, viewer.user.reference);
     await checkRateLimit(tx, viewer, 'article_create', CREATE_LIMIT);
     const attachments = await checkImages(tx, input.document, viewer.user.reference, null);
     const content = await findContent(tx, input);

@@ -3,6 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuthToken } from '../accounts/auth-token.entity';
 import { User } from '../accounts/user.entity';
+import { lockUserRow } from '../accounts/users.service';
 import { hasPermissions, requirePermissions } from '../common/auth/permissions';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import { AppError } from '../common/errors/app-error';
@@ -49,19 +50,6 @@ export async function findClient(
 
 const owns = (viewer: Viewer, client: Client): boolean => client.user.reference === viewer.user.reference;
 
-/**
- * Locks the owner's row for the rest of the transaction, so that concurrent writes
- * of one owner's clients run one after another: the name and count checks then see
- * every committed client (no duplicate names, never an 11th client).
- */
-async function lockOwner(em: EntityManager, owner: string): Promise<User> {
-  return em.findOneOrFail(
-    User,
-    { reference: owner },
-    { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
-  );
-}
-
 /** Whether another client of `owner` has `name`, ignoring case (semantics §7.18). */
 async function nameTaken(em: EntityManager, owner: string, name: string, except?: string): Promise<boolean> {
   const query = em
@@ -98,10 +86,11 @@ export function createClientFor(
   secrets: ClientSecretBox,
 ): Promise<Client> {
   return em.transactional(async (tx) => {
-    const user = await lockOwner(tx, owner.reference);
+    // One owner's client writes run one after another: the name and count checks see every committed client.
+    await lockUserRow(tx, owner.reference);
     const name = cleanText(input.name);
-    if (await nameTaken(tx, user.reference, name)) throw new AppError('client:already_exists');
-    if ((await tx.count(Client, { user: user.reference })) >= MAX_CLIENTS) {
+    if (await nameTaken(tx, owner.reference, name)) throw new AppError('client:already_exists');
+    if ((await tx.count(Client, { user: owner.reference })) >= MAX_CLIENTS) {
       throw new AppError('client:max_clients');
     }
     const at = new Date();
@@ -109,7 +98,7 @@ export function createClientFor(
     const reference = randomUUID();
     return tx.create(Client, {
       reference,
-      user,
+      user: tx.getReference(User, owner.reference),
       name,
       description: cleanText(input.description),
       endpoint: normalizeEndpoint(input.endpoint),
@@ -194,7 +183,7 @@ export function updateClient(
     requirePermissions(viewer.user, ['client:update']);
     requireScopes(viewer, ['update:client']);
     if (!owns(viewer, client)) throw new AppError('client:not_owner');
-    await lockOwner(tx, client.user.reference);
+    await lockUserRow(tx, client.user.reference);
     const name = input.name == null ? null : cleanText(input.name);
     if (name !== null && (await nameTaken(tx, client.user.reference, name, client.reference))) {
       throw new AppError('client:already_exists');

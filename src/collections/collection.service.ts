@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ActionRecord } from '../accounts/action-record.entity';
 import { recordAction } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
-import { findUserByUsername } from '../accounts/users.service';
+import { findUserByUsername, lockUserRow } from '../accounts/users.service';
 import { requirePermissions } from '../common/auth/permissions';
 import { clockHour } from '../comments/comment.service';
 import { requireScopes, type Viewer } from '../common/auth/session';
@@ -117,15 +117,6 @@ async function writeItems(
   collection.entries = input.content.length;
 }
 
-/**
- * Locks the user's row, so that one user's collection writes run one after another.
- * `for no key update` leaves the row's key free: others may still insert rows that
- * refer to the user (a follow, a notification) meanwhile.
- */
-async function lockUser(em: EntityManager, reference: string): Promise<void> {
-  await em.execute('select 1 from "user" where reference = ? for no key update', [reference]);
-}
-
 /** Sets `private` on the collection's comments (a visibility change or a deletion). */
 async function setCommentsPrivate(em: EntityManager, collection: string, value: boolean): Promise<void> {
   await em.execute(
@@ -149,7 +140,7 @@ export function createCollectionFor(
   return em.transactional(async (tx) => {
     checkEntries(input);
     const references = await resolveEntries(tx, input);
-    await lockUser(tx, author.reference);
+    await lockUserRow(tx, author.reference);
     if ((await tx.count(Collection, { author: author.reference, deleted: false })) >= MAX_COLLECTIONS) {
       throw new AppError('collections:limit');
     }
@@ -264,7 +255,7 @@ export function updateCollection(
       throw new AppError('collections:moderator_content_update');
     }
     const at = new Date();
-    await lockUser(tx, viewer.user.reference);
+    await lockUserRow(tx, viewer.user.reference);
     const updates = await tx.count(ActionRecord, {
       user: viewer.user.reference,
       type: 'collection_update',

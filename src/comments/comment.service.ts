@@ -324,7 +324,14 @@ export function hideComment(em: EntityManager, viewer: Viewer, reference: string
     if (comment.hidden) throw new AppError('comment:already_hidden');
 
     // Before the comment's own row changes: it is locked with its ancestors, in one order.
+    // A hide of the same comment that held the lock first has hidden it meanwhile (its
+    // counts must move once): this one then undoes its move with its savepoint.
     if (comment.parent) await moveTotalRepliesAbove(tx, comment.reference, -1);
+    const [{ hidden }] = await tx.execute<{ hidden: boolean }[]>(
+      'select hidden from comment where reference = ? for no key update',
+      [comment.reference],
+    );
+    if (hidden) throw new AppError('comment:already_hidden');
     comment.hidden = true;
     comment.hidden_by = tx.getReference(User, user);
     comment.review_recommendation = null;

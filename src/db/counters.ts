@@ -54,7 +54,7 @@ export async function moveCounters<Table extends CountedTable>(
        )
      update "${table}" counted set "${column}" = counted."${column}" + delta.delta
        from locked join delta using (reference)
-      where counted.reference = locked.reference`,
+      where counted.reference = locked.reference and delta.delta <> 0`,
     [...deltas.params],
   );
 }

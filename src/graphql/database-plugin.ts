@@ -40,9 +40,11 @@ const isConflict = (error: GraphQLError): boolean => isTransactionConflict(origi
  * - rolled back when an error the client could not have avoided left it incomplete
  *   (the result's `data` is then null); business-rule errors commit (each service rolled
  *   its own savepoint back);
- * - run again from the start, on a fresh entity manager, when PostgreSQL aborted it for
- *   a deadlock or a serialization failure, at most {@link MUTATION_ATTEMPTS} times: what
- *   the last attempt answers then maps to 503 `system:unavailable`.
+ * - run again from the start, on a fresh entity manager, when PostgreSQL aborted one of
+ *   its statements for a deadlock or a serialization failure, at most
+ *   {@link MUTATION_ATTEMPTS} times: what the last attempt answers then maps to 503
+ *   `system:unavailable`. (At READ COMMITTED, with no deferred constraints, a commit
+ *   itself meets no such conflict.)
  * Throws the AppError of a transaction that could not begin or commit, or whose
  * connection was lost.
  */
@@ -55,7 +57,6 @@ export async function executeMutation(
       ctx.restart();
       await pauseBefore(attempt);
     }
-    const mayRetry = attempt < MUTATION_ATTEMPTS && !ctx.transaction.timedOut;
     try {
       await ctx.transaction.begin();
     } catch (error) {
@@ -74,12 +75,13 @@ export async function executeMutation(
         await ctx.transaction.commit();
         return result;
       } catch (error) {
-        if (mayRetry && isTransactionConflict(error)) continue;
         throw asAppError(error, ctx);
       }
     }
     await ctx.transaction.rollback();
     if (ctx.transaction.lostConnection !== undefined) throw asAppError(ctx.transaction.lostConnection, ctx);
+    // Not once the request was answered 408: nothing of it may commit any more.
+    const mayRetry = attempt < MUTATION_ATTEMPTS && !ctx.transaction.timedOut;
     if (mayRetry && errors.some(isConflict)) continue;
     return { ...result, data: null };
   }

@@ -181,7 +181,8 @@ export function attachSubscriptions(
     if (typeof token !== 'string' || token === '')
       return { refused: [CLOSE_CODES.unauthorized, 'auth:missing_token'] };
     try {
-      const viewer = await new AuthSession(() => orm.em.fork(), token, options).required();
+      const em = orm.em.fork();
+      const viewer = await new AuthSession(() => em, token, options).required();
       try {
         requireScopes(viewer, ['read:notification']);
       } catch {

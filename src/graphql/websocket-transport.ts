@@ -13,6 +13,8 @@ import { counted, LogSummary } from '../logger';
 
 /** RFC 6455: the server is going away. */
 const GOING_AWAY = 1001;
+/** RFC 6455: a close frame's payload is at most 125 bytes, two of them the code. */
+const MAX_CLOSE_REASON_BYTES = 123;
 
 /** What graphql-ws's hooks find in `ctx.extra` from the transport: the socket and its upgrade request. */
 export interface SocketExtra {
@@ -68,7 +70,10 @@ export function serveGraphQLWs(
   wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     const extra: SocketExtra = { socket, request };
     socket.on('pong', () => awaitingPong.delete(socket));
-    socket.on('error', (error) => badFrames.record(log, error.message));
+    // ws names its frame errors WS_ERR_*; a peer that merely went away (ECONNRESET) is no bad frame.
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code?.startsWith('WS_ERR_')) badFrames.record(log, error.message);
+    });
     const closed = server.opened(
       {
         protocol: socket.protocol,
@@ -82,7 +87,10 @@ export function serveGraphQLWs(
               resolve();
             });
           }),
-        close: (code, reason) => socket.close(code, reason),
+        // A close reason longer than 123 bytes makes ws throw (graphql-ws quotes a
+        // client's subscription id in some): the code alone then says it.
+        close: (code, reason = '') =>
+          socket.close(code, Buffer.byteLength(reason) <= MAX_CLOSE_REASON_BYTES ? reason : ''),
         onMessage: (handle) =>
           socket.on('message', (data) => {
             handle(String(data)).catch((error: unknown) => {

@@ -5,6 +5,7 @@ import { User } from '../accounts/user.entity';
 import { Anime } from '../catalog/anime.entity';
 import { generateDemoCatalog, SeededRandom, TITLES_PER_PART, type DemoCatalogPart } from './demo-catalog';
 import { refreshPlannerStatistics } from '../db/database';
+import { databaseCause } from '../db/unavailable';
 import { importCatalog } from './importer';
 import { seedDemoArticles } from '../articles/demo-articles';
 import type { ClientSecretBox } from '../clients/client-secret-box';
@@ -53,15 +54,12 @@ export class DemoPhaseError extends Error {
 }
 
 /**
- * The reason a cause gives. knex puts the failed statement, with its bound values, before
- * the database's message; for a bulk insert that is megabytes of rows, so only the
- * database's message (after knex's last ` - `) is kept.
+ * The reason a cause gives: for the database's own errors only its message, without the
+ * statement knex puts before it (for a bulk insert, megabytes of rows).
  */
 function reasonOf(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause);
-  const fromDatabase = 'severity' in cause && typeof cause.severity === 'string';
-  const statementEnd = fromDatabase ? cause.message.lastIndexOf(' - ') : -1;
-  return statementEnd >= 0 ? cause.message.slice(statementEnd + 3) : cause.message;
+  return 'severity' in cause ? databaseCause(cause) : cause.message;
 }
 
 function demoUsers(random: SeededRandom, scale: number, passwordHash: string) {

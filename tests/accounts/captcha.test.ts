@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gql, rest } from '../setup/clients';
+import { withConflictingActionRecords } from '../setup/db';
 import { signupBody, useAccountsApp } from './helpers';
 
 /** §3.1: a deployment may configure a captcha verifier (`SIGNUP_CAPTCHA`) for signup and login. */
@@ -125,6 +126,14 @@ describe('SIGNUP_CAPTCHA=<URL of a verification service>', () => {
   it('a missing header → 400 captcha:invalid without asking the service', async () => {
     expect((await signup()).body).toEqual(INVALID);
     expect(received).toHaveLength(0);
+  });
+
+  it('asks the service once for a signup run again after a transaction conflict (a response is good once)', async () => {
+    const res = await withConflictingActionRecords(t.orm, { sqlstate: '40P01', times: 2 }, () =>
+      signup('human'),
+    );
+    expect(res.status).toBe(200);
+    expect(received).toHaveLength(1);
   });
 
   it('a failing service refuses the captcha (and is logged)', async () => {

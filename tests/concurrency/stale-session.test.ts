@@ -1,4 +1,8 @@
+import { OperationTypeNode } from 'graphql';
+import pino from 'pino';
 import { User } from '../../src/accounts/user.entity';
+import { AuthSession } from '../../src/common/auth/session';
+import { RequestContext } from '../../src/context';
 import { AuthToken } from '../../src/accounts/auth-token.entity';
 import { animeSlugs, buildCollection, collectionBody } from '../collections/helpers';
 import { buildToken, buildUser } from '../factories';
@@ -54,5 +58,35 @@ describe('a burst of reads by users whose sessions are stale', () => {
     const thirtyDays = 30 * 24 * 60 * 60;
     expect(Math.abs(response.body.expiration - (Date.now() / 1000 + thirtyDays))).toBeLessThan(60);
     expect(Math.abs(response.body.used - Date.now() / 1000)).toBeLessThan(60);
+  });
+
+  it('leaves nothing changed in the unit of work of the request that refreshed it', async () => {
+    const user = await buildUser(t.orm);
+    const token = await buildToken(t.orm, user);
+    await makeStale();
+    // A bare fork: no FlushMode.COMMIT here, so this pins the refresh itself.
+    const em = t.orm.em.fork();
+    await new AuthSession(() => em, token).required();
+    em.getUnitOfWork().computeChangeSets();
+    expect(em.getUnitOfWork().getChangeSets()).toEqual([]);
+  });
+
+  it("never flushes what a query's entities hold changed: a read does not write", async () => {
+    const user = await buildUser(t.orm, { description: 'as stored' });
+    const ctx = new RequestContext(
+      t.orm.em,
+      'read',
+      'en',
+      pino({ level: 'silent' }),
+      undefined,
+      undefined as never,
+      undefined,
+    );
+    ctx.chooseReads(OperationTypeNode.QUERY);
+    const loaded = await ctx.em.findOneOrFail(User, { reference: user.reference });
+    loaded.description = 'changed in memory';
+    await ctx.em.find(User, { reference: user.reference });
+    const stored = await t.orm.em.fork().findOneOrFail(User, { reference: user.reference });
+    expect(stored.description).toBe('as stored');
   });
 });

@@ -416,6 +416,17 @@ describe('connecting to live notifications', () => {
     }
   });
 
+  it('closes with 4409 on a subscription id used twice, however long the id (no reason over 123 bytes)', async () => {
+    const connection = await rawConnection(instance.url, token);
+    const closed = new Promise<number>((resolve) => connection.socket.once('close', resolve));
+    const id = 'x'.repeat(200);
+    connection.subscribe(id);
+    connection.subscribe(id);
+    // graphql-ws names the id in its reason: a reason over 123 bytes made ws throw (4500, an unexpected error).
+    expect(await closed).toBe(4409);
+    expect(logLines.filter((line) => line.msg === 'unexpected error')).toEqual([]);
+  });
+
   it('refuses the upgrade with 503 beyond SUBSCRIPTION_MAX_CONNECTIONS', async () => {
     const sockets = [1, 2, 3].map(() => new WebSocket(instance.url, 'graphql-transport-ws'));
     try {

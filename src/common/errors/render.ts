@@ -40,7 +40,7 @@ export function asAppError(
     return new AppError('system:unavailable');
   }
   if (isTransactionConflict(error)) {
-    scope?.log.warn({ requestId: scope.requestId, cause: String(error) }, 'transaction conflict');
+    scope?.log.warn({ requestId: scope.requestId, cause: databaseCause(error) }, 'transaction conflict');
     return new AppError('system:unavailable');
   }
   scope?.log.error({ err: error, requestId: scope.requestId }, 'unexpected error');
