@@ -106,17 +106,34 @@ export class RequestTransaction {
 
   /**
    * Rolls back what is still open. A lost connection cannot roll back, and need not:
-   * the server discards the transaction with the session.
+   * the server discards the transaction with the session. knex does not throw a failed
+   * ROLLBACK; it ends the transaction with that failure, so that is where it is read.
+   * (A statement's own failure may hide the loss: a SAVEPOINT sent on the dead connection
+   * fails silently the same way, and the service's next statement meets only
+   * "Transaction query already complete".)
    */
   private async abandon(): Promise<void> {
-    if (!this.em.isInTransaction()) return;
+    const transaction = this.em.getTransactionContext<Knex.Transaction>();
+    if (!transaction || !this.em.isInTransaction()) return;
     try {
       await this.em.rollback();
     } catch (error) {
       if (isDatabaseUnavailable(error)) this.lost = error;
       this.em.resetTransactionContext();
+      return;
     }
+    const failure = await endingFailure(transaction);
+    if (isDatabaseUnavailable(failure)) this.lost = failure;
   }
+}
+
+/** The failure knex ended `transaction` with (a BEGIN, COMMIT or ROLLBACK of it that failed); undefined if none. */
+function endingFailure(transaction: Knex.Transaction): Promise<unknown> {
+  if (!transaction.isCompleted()) return Promise.resolve(undefined);
+  return transaction.executionPromise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
 }
 
 /**
@@ -127,10 +144,7 @@ export class RequestTransaction {
 async function failedBegin(em: EntityManager): Promise<unknown> {
   const transaction = em.getTransactionContext<Knex.Transaction>();
   if (!transaction?.isCompleted()) return undefined;
-  return transaction.executionPromise.then(
-    () => new Error('the transaction ended before it began'),
-    (reason: unknown) => reason,
-  );
+  return (await endingFailure(transaction)) ?? new Error('the transaction ended before it began');
 }
 
 /**

@@ -1,4 +1,11 @@
+import type { Knex } from '@mikro-orm/postgresql';
+import { GraphQLError } from 'graphql';
 import pg from 'pg';
+import pino from 'pino';
+import { User } from '../../src/accounts/user.entity';
+import { AppError } from '../../src/common/errors/app-error';
+import { RequestContext } from '../../src/context';
+import { executeMutation } from '../../src/graphql/database-plugin';
 import { animeSlugs, buildCollection, collectionBody } from '../collections/helpers';
 import { buildManga, buildToken, buildUser } from '../factories';
 import { workerDatabaseUrl } from '../setup/db';
@@ -68,5 +75,46 @@ describe('database sessions the server terminates under load', () => {
     // Recovered: every request answers as usual once the sessions stop ending.
     const after = await Promise.all(requests());
     expect(after.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200]);
+  });
+
+  it('answers 503 when the session ends inside a mutation, though its next statement only meets a completed transaction', async () => {
+    const user = await buildUser(t.orm);
+    const ctx = new RequestContext(
+      t.orm.em,
+      'lost',
+      'en',
+      pino({ level: 'silent' }),
+      undefined,
+      undefined as never,
+      undefined,
+    );
+    let statementFailure: unknown;
+    const mutation = executeMutation(ctx, async () => {
+      const { em } = ctx;
+      const [{ pid }] = await em
+        .getConnection()
+        .execute<{ pid: number }[]>(
+          'select pg_backend_pid() as pid',
+          [],
+          'all',
+          em.getTransactionContext<Knex.Transaction>(),
+        );
+      // Waits until the session has ended: the savepoint below is sent on a dead connection.
+      await admin.query('select pg_terminate_backend($1, 5000)', [pid]);
+      try {
+        await em.transactional((inner) => inner.findOneOrFail(User, { reference: user.reference }));
+        return { data: {} };
+      } catch (error) {
+        statementFailure = error;
+        return { data: null, errors: [new GraphQLError('failed', { originalError: error as Error })] };
+      }
+    });
+    const answer = await mutation.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(statementFailure).toBeDefined();
+    expect(answer).toBeInstanceOf(AppError);
+    expect((answer as AppError).code).toBe('system:unavailable');
   });
 });
