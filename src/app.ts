@@ -13,6 +13,7 @@ import { asAppError, formatGraphQLError } from './common/errors/render';
 import { requestScope } from './common/request-scope';
 import type { Config } from './config';
 import { RequestContext } from './context';
+import { CompiledQueries, stringifyResult } from './graphql/compiled-queries';
 import { databasePlugin, forgetLoadedBeforeMutationFields } from './graphql/database-plugin';
 import { requestChecksPlugin } from './graphql/request-checks';
 import { graphqlLimitOptions, graphqlLimitsOf } from './graphql/limits';
@@ -113,11 +114,12 @@ export async function buildApp({
     parseOptions: limits.parseOptions,
     validationRules: limits.validationRules,
     csrfPrevention: true,
+    stringifyResult,
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
       requestChecksPlugin(),
       limits.plugin,
-      databasePlugin(),
+      databasePlugin(new CompiledQueries(orm.getMetadata())),
     ],
   });
   await apollo.start();

@@ -1,17 +1,6 @@
 import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
-import { validateSync } from 'class-validator';
-import {
-  buildSchema,
-  type AuthChecker,
-  type ClassType,
-  type NonEmptyArray,
-  type PubSub,
-  type ValidatorFn,
-} from 'type-graphql';
-import { ArgumentError } from './common/errors/app-error';
-import { inputSpecOf } from './common/validation/input-specs';
-import { checkObject, isSafeJson } from './common/validation/json-schema';
-import { PageArgs } from './common/pagination/pagination';
+import { buildSchema, type AuthChecker, type ClassType, type NonEmptyArray, type PubSub } from 'type-graphql';
+import { validateArguments } from './common/validation/arguments';
 import { AccountsResolver } from './accounts/accounts.resolver';
 import { AnimeResolver } from './catalog/anime.resolver';
 import { MangaResolver } from './catalog/manga.resolver';
@@ -73,40 +62,6 @@ const authChecker: AuthChecker<RequestContext> = async ({ context }) => {
   await context.auth.required();
   return true;
 };
-
-/**
- * Checks GraphQL arguments. An input object with a registered request schema is checked
- * and read by that schema (the REST body's own: both doors report the same first
- * violation, HTTP 400) and the instance takes the values as read (decimal strings of
- * integer fields become numbers, nulls of `?` fields are left out). Page arguments
- * belong to the REST query, every other input object to the body (semantics §1.1.1).
- * Scalar arguments only need to be storable text (no U+0000).
- */
-const validateArguments: ValidatorFn = (value: unknown, type, { args }) => {
-  if (typeof value !== 'object' || value === null) {
-    if (!isSafeJson(value)) throw new ArgumentError('path', argumentName(args, value));
-    return;
-  }
-  const spec = inputSpecOf(type);
-  if (spec) {
-    const checked = checkObject(spec, { ...value });
-    if ('violation' in checked) throw new ArgumentError('body', checked.violation.name);
-    const instance = value as Record<string, unknown>;
-    for (const key of Object.keys(instance)) if (!Object.hasOwn(checked.value, key)) delete instance[key];
-    Object.assign(instance, checked.value);
-    return;
-  }
-  if (!isSafeJson(value)) throw new ArgumentError('body', argumentName(args, value));
-  // Synchronous, so that arguments are checked in declaration order: page and size
-  // (the REST query) before the input (the body), as REST does.
-  const [first] = validateSync(value, { forbidUnknownValues: false });
-  if (first) throw new ArgumentError(type === PageArgs ? 'query' : 'body', first.property);
-};
-
-/** The name of the argument holding `value` (type-graphql hands the validator values, not names). */
-function argumentName(args: Record<string, unknown>, value: unknown): string | undefined {
-  return Object.keys(args).find((name) => args[name] === value);
-}
 
 /**
  * type-graphql asks for a PubSub as soon as the schema has subscriptions, even when each

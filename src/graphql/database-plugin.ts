@@ -11,6 +11,7 @@ import { AppError } from '../common/errors/app-error';
 import { asAppError, formatGraphQLError, originalErrorOf } from '../common/errors/render';
 import type { RequestContext } from '../context';
 import { isTransactionConflict, RETRY_AFTER_SECONDS } from '../db/unavailable';
+import type { CompiledQueries } from './compiled-queries';
 
 /**
  * How many times a mutation runs at most when PostgreSQL aborts its transaction to
@@ -124,12 +125,13 @@ function graphqlResponse(
 }
 
 /**
- * The database's part in every `/graphql` operation: a mutation runs through
+ * The database's part in every `/graphql` operation: a query whose selection compiles
+ * is answered from its SQL plan, as REST's reads are; a mutation runs through
  * {@link executeMutation}, as REST's do (src/graphql/runner.ts), and its result is the
  * response; a response whose only errors are `system:unavailable` answers HTTP 503 with
  * `Retry-After`, as REST does.
  */
-export function databasePlugin(): ApolloServerPlugin<RequestContext> {
+export function databasePlugin(compiled: CompiledQueries): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
@@ -138,6 +140,8 @@ export function databasePlugin(): ApolloServerPlugin<RequestContext> {
           // No operation (unknown or ambiguous name): Apollo answers that refusal itself.
           if (!operation) return null;
           contextValue.chooseReads(operation.operation);
+          if (operation.operation === 'query')
+            return compiled.respond(schema, document, operation, request.variables ?? {}, contextValue);
           if (operation.operation !== 'mutation') return null;
           // Variables graphql-js cannot coerce touch no data: Apollo refuses them as for any operation.
           if (getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}).errors)

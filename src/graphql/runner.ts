@@ -80,7 +80,10 @@ export class OperationRunner {
     ctx: RequestContext,
   ): Promise<string> {
     this.checkLimits(prepared, variables);
-    if (prepared.plan) return prepared.plan.run(ctx, this.coerce(prepared, variables, ctx));
+    if (prepared.plan) {
+      const [json] = (await prepared.plan.run(ctx, this.coerce(prepared, variables, ctx))) ?? [];
+      if (json !== undefined) return json;
+    }
     try {
       checkOperation(this.schema, prepared.operation, variables);
     } catch (error) {

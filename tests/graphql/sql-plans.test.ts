@@ -1,8 +1,13 @@
+import { execute, OperationTypeNode, parse } from 'graphql';
+import pino from 'pino';
 import type { Anime } from '../../src/catalog/anime.entity';
 import type { Manga } from '../../src/catalog/manga.entity';
 import type { Novel } from '../../src/catalog/novel.entity';
 import type { User } from '../../src/accounts/user.entity';
+import { AppError } from '../../src/common/errors/app-error';
+import { asAppError } from '../../src/common/errors/render';
 import { loadConfig } from '../../src/config';
+import { RequestContext } from '../../src/context';
 import { createOrm } from '../../src/db/database';
 import { queryRows, sql } from '../../src/db/sql';
 import { graphqlLimitsOf } from '../../src/graphql/limits';
@@ -35,16 +40,48 @@ import { useTestApp } from '../setup/harness';
 
 /**
  * Operations compiled to one SQL statement (src/graphql/sql-plan) answer exactly as
- * their resolvers do: REST runs the compiled statement, `/graphql` the resolvers, and
- * both must give the same JSON, keys in the same order, on data chosen to reach every
- * conversion and order rule the statements re-state in SQL. A mapping that drifts from
- * its resolver fails here.
+ * their resolvers do: REST and `/graphql` run the compiled statement, the same document
+ * executed by graphql-js runs the resolvers, and all three must give the same JSON, keys
+ * in the same order, on data chosen to reach every conversion and order rule the
+ * statements re-state in SQL. A mapping that drifts from its resolver fails here.
  */
 const t = useTestApp();
 
 const routeOf = (contract: number): RestRoute => restRoutes.find((route) => route.contract === contract)!;
 
-/** The REST answer (compiled) and the GraphQL answer (resolvers) of one request, compared as JSON text. */
+let runner: OperationRunner;
+beforeAll(async () => {
+  runner = new OperationRunner(await buildAppSchema(), graphqlLimitsOf(loadConfig()), t.orm.getMetadata());
+});
+
+/** The route's document run by its resolvers (its plan set aside): the root field's JSON text, or the AppError. */
+async function viaResolvers(
+  route: RestRoute,
+  variables: Record<string, unknown>,
+  token: string | undefined,
+): Promise<{ json?: string; error?: AppError }> {
+  const prepared = runner.prepare(route.document, route.rootField);
+  const ctx = new RequestContext(
+    t.orm.em,
+    'resolvers',
+    'en',
+    pino({ level: 'silent' }),
+    token,
+    undefined as never,
+    undefined,
+  );
+  ctx.chooseReads(prepared.operation.operation);
+  try {
+    return { json: await runner.run({ ...prepared, plan: undefined }, variables, ctx) };
+  } catch (error) {
+    return { error: asAppError(error) };
+  }
+}
+
+/**
+ * The REST answer and the `/graphql` answer (both compiled) and the resolvers' answer of
+ * one request, compared as JSON text.
+ */
 async function expectSameBothWays(
   contract: number,
   path: string,
@@ -54,16 +91,21 @@ async function expectSameBothWays(
   const route = routeOf(contract);
   const restRes = await rest(t.app, route.method, path, options.body, { token: options.token });
   const gqlRes = await gql(t.app, route.document, variables, { token: options.token });
+  const resolved = await viaResolvers(route, variables, options.token);
   if (restRes.status !== 200) {
-    expect({ status: restRes.status, code: restRes.body.code }).toEqual({
+    const refusal = { status: restRes.status, code: restRes.body.code };
+    expect(refusal).toEqual({
       status: gqlRes.body.errors?.[0]?.extensions?.http?.status,
       code: gqlRes.body.errors?.[0]?.extensions?.code,
     });
+    expect(refusal).toEqual({ status: resolved.error?.status, code: resolved.error?.code });
     return restRes.body;
   }
   expect(gqlRes.body.errors).toBeUndefined();
+  expect(resolved.error).toBeUndefined();
   // Text, not deep equality: key order counts too.
-  expect(JSON.stringify(restRes.body)).toBe(JSON.stringify(gqlRes.body.data[route.rootField]));
+  expect(JSON.stringify(restRes.body)).toBe(resolved.json);
+  expect(JSON.stringify(gqlRes.body.data[route.rootField])).toBe(resolved.json);
   return restRes.body;
 }
 
@@ -317,14 +359,17 @@ describe('operations compiled to one SQL statement', () => {
     expect(withCaller).toBeLessThanOrEqual(3);
   });
 
-  it("reads on the application's entity manager: a compiled route forks none, a resolver-run one does", async () => {
+  it("reads on the application's entity manager: a compiled read forks none (REST or /graphql), a resolver-run one does", async () => {
     await seedReadables();
     const fork = jest.spyOn(t.orm.em, 'fork');
     try {
       expect((await rest(t.app, 'GET', '/manga/edge-manga')).status).toBe(200);
       expect((await rest(t.app, 'POST', '/novel?size=3', {})).status).toBe(200);
-      expect(fork).not.toHaveBeenCalled();
       expect((await gql(t.app, routeOf(16).document, { slug: 'edge-manga' })).body.errors).toBeUndefined();
+      expect(fork).not.toHaveBeenCalled();
+      // A root `__typename` is a part the compiler leaves to execution.
+      const executed = await gql(t.app, '{ __typename manga(slug: "edge-manga") { slug } }');
+      expect(executed.body.data).toEqual({ __typename: 'Query', manga: { slug: 'edge-manga' } });
       expect(fork).toHaveBeenCalled();
     } finally {
       fork.mockRestore();
@@ -357,5 +402,121 @@ describe('operations compiled to one SQL statement', () => {
       await stop();
       await orm.close();
     }
+  });
+});
+
+describe('documents a frontend writes itself, sent to /graphql', () => {
+  /** `data` of the document executed by its resolvers (graphql-js, no plan), as JSON text. */
+  async function executedData(
+    document: string,
+    variables: Record<string, unknown>,
+    token?: string,
+  ): Promise<string> {
+    const ctx = new RequestContext(
+      t.orm.em,
+      'executed',
+      'en',
+      pino({ level: 'silent' }),
+      token,
+      undefined as never,
+      undefined,
+    );
+    ctx.chooseReads(OperationTypeNode.QUERY);
+    const result = await execute({
+      schema: runner.schema,
+      document: parse(document),
+      variableValues: variables,
+      contextValue: ctx,
+    });
+    expect(result.errors).toBeUndefined();
+    return JSON.stringify(result.data);
+  }
+
+  /** Sends `document` to /graphql: its answer must be the executed one, from `statements` SQL statements. */
+  async function expectCompiled(
+    document: string,
+    variables: Record<string, unknown>,
+    statements: number,
+    token?: string,
+  ): Promise<Record<string, unknown>> {
+    let res: Awaited<ReturnType<typeof gql>> | undefined;
+    const counted = await t.queries.count(async () => {
+      res = await gql(t.app, document, variables, { token });
+    });
+    const sent = [...t.queries.last];
+    const body = res!.body as { data: Record<string, unknown>; errors?: unknown; extensions: unknown };
+    expect(body.errors).toBeUndefined();
+    const expected = await executedData(document, variables, token);
+    // The same JSON, key order included (PostgreSQL spaces its JSON text differently), then `extensions`.
+    expect(res!.text.endsWith('}\n')).toBe(true);
+    expect(JSON.stringify(JSON.parse(res!.text))).toBe(
+      `{"data":${expected},"extensions":${JSON.stringify(body.extensions)}}`,
+    );
+    expect({ counted, sent: counted === statements ? [] : sent.map((q) => q.slice(0, 150)) }).toEqual({
+      counted: statements,
+      sent: [],
+    });
+    return body.data;
+  }
+
+  const mangaPage = `
+    query Page($slug: String!, $withStats: Boolean!, $noGenres: Boolean = false) {
+      first: manga(slug: $slug) {
+        ...Head
+        title: title_en
+        authors { person { ...Person } roles { slug weight } }
+        genres @skip(if: $noGenres) { slug name_en }
+        stats @include(if: $withStats) { completed reading score_10 }
+        ... on Manga { synonyms kind: __typename }
+        ... @include(if: true) { external { text url } }
+      }
+      again: manga(slug: "EDGE-MANGA") { slug __typename nsfw }
+    }
+    fragment Head on Manga { slug media_type start_date score }
+    fragment Person on Person { slug name_en data_type }`;
+
+  it('answers aliases, named and inline fragments, @skip/@include and two root fields from compiled SQL', async () => {
+    await seedReadables();
+    const full = await expectCompiled(mangaPage, { slug: 'edge-manga', withStats: true }, 2);
+    expect(Object.keys(full.first as object)).toContain('stats');
+    const lean = await expectCompiled(mangaPage, { slug: 'edge-manga', withStats: false, noGenres: true }, 2);
+    expect(Object.keys(lean.first as object)).not.toContain('stats');
+    expect(Object.keys(lean.first as object)).not.toContain('genres');
+  });
+
+  it('answers lists with literal arguments, another page size and a caller', async () => {
+    const { token } = await seedReadables();
+    const document = `{
+      novelSearch(page: 2, size: 2, input: { sort: ["start_date:asc"] }) {
+        pagination { page pages total }
+        list { slug title_original read { status score } }
+      }
+      manga(slug: "edge-manga") { slug }
+    }`;
+    await expectCompiled(document, {}, 2);
+    // The caller's token is one more look-up, once per request (after the first, which also slides the session).
+    await gql(t.app, document, {}, { token });
+    await expectCompiled(document, {}, 3, token);
+  });
+
+  it('leaves refusals to execution: the same errors as before, and as REST', async () => {
+    await seedReadables();
+    const missing = await gql(t.app, '{ manga(slug: "no-such-manga") { slug } }');
+    const restMissing = await rest(t.app, 'GET', '/manga/no-such-manga');
+    expect(missing.body.errors[0].extensions).toMatchObject({
+      code: restMissing.body.code,
+      http: { status: 404 },
+    });
+    const tooLarge = await gql(t.app, '{ novelSearch(size: 101) { list { slug } } }');
+    const restTooLarge = await rest(t.app, 'POST', '/novel?size=101', {});
+    expect(tooLarge.body.errors[0].extensions).toMatchObject({
+      code: restTooLarge.body.code,
+      http: { status: 400 },
+    });
+    expect(tooLarge.body.errors[0].message).toBe(restTooLarge.body.message);
+    const badInput = await gql(t.app, '{ novelSearch(input: { years: [2005, 2002] }) { list { slug } } }');
+    const restBadInput = await rest(t.app, 'POST', '/novel', { years: [2005, 2002] });
+    expect(restBadInput.status).toBe(400);
+    expect(badInput.body.errors[0].message).toBe(restBadInput.body.message);
   });
 });

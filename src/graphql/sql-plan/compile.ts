@@ -1,30 +1,38 @@
 import { type EntityProperty, type MetadataStorage, ReferenceKind } from '@mikro-orm/core';
 import {
+  type DirectiveNode,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   getArgumentValues,
+  getDirectiveValues,
   getNamedType,
   getNullableType,
   type GraphQLField,
   GraphQLBoolean,
   GraphQLFloat,
   GraphQLID,
+  GraphQLIncludeDirective,
   GraphQLInt,
   type GraphQLObjectType,
   type GraphQLSchema,
+  GraphQLSkipDirective,
   GraphQLString,
   isListType,
   isObjectType,
   isScalarType,
   Kind,
   type OperationDefinitionNode,
+  type SelectionNode,
   type SelectionSetNode,
   specifiedScalarTypes,
+  visit,
 } from 'graphql';
-import { getMetadataStorage } from 'type-graphql';
+import { type ClassType, getMetadataStorage } from 'type-graphql';
 import { AppError } from '../../common/errors/app-error';
 import { PAGE_MAX, Pagination, SIZE_MAX } from '../../common/pagination/pagination';
+import { validateArguments } from '../../common/validation/arguments';
+import { inputSpecOf } from '../../common/validation/input-specs';
 import type { RequestContext } from '../../context';
 import type { ErrorCode } from '../../common/errors/catalog';
 import { concatSql, queryRows, sql, type SqlFragment, StatementTexts } from '../../db/sql';
@@ -39,16 +47,22 @@ import {
 } from './fields';
 
 /**
- * An operation compiled to one SQL statement that returns its root field's JSON, built
- * in PostgreSQL: the same fields, names and order graphql-js would produce, read
- * through the mappings of ./fields.ts and the entities' columns. The variables are
- * expected as the REST door checked them (with the request schemas the GraphQL inputs
- * also use); a page root's service still makes its own checks.
+ * A query operation compiled to one SQL statement per root field, each returning its
+ * field's JSON, built in PostgreSQL: the same fields, names and order graphql-js would
+ * produce, read through the mappings of ./fields.ts and the entities' columns. The
+ * variables are expected coerced as graphql-js coerces them; the root fields' arguments
+ * are checked as their resolvers' are (src/common/validation/arguments.ts) before any
+ * statement runs, and a page root's service still makes its own checks.
  */
 export interface SqlPlan {
-  /** The root field's JSON text, from the variables as graphql-js coerces them. */
-  run(ctx: RequestContext, variables: Record<string, unknown>): Promise<string>;
-  /** The statement `run` sends, after the root's own look-ups and checks (for the benchmark's floor). */
+  /** The root fields' response keys, in the document's order. */
+  readonly keys: readonly string[];
+  /**
+   * Each root field's JSON text, in the order of `keys`; undefined when an argument does
+   * not pass its resolver's checks (execution then reports it, as it would).
+   */
+  run(ctx: RequestContext, variables: Record<string, unknown>): Promise<string[] | undefined>;
+  /** The statement the first root field sends, after its own look-ups and checks (for the benchmark's floor). */
   statement(ctx: RequestContext, variables: Record<string, unknown>): Promise<SqlFragment>;
 }
 
@@ -88,6 +102,8 @@ class Compiler {
     readonly schema: GraphQLSchema,
     document: DocumentNode,
     private readonly metadata: MetadataStorage,
+    /** The request's variables: what `@skip` and `@include` read. */
+    private readonly variables: Record<string, unknown>,
   ) {
     for (const definition of document.definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(definition.name.value, definition);
@@ -124,7 +140,7 @@ class Compiler {
   /** The fields of a selection set by response name, in order, fragments expanded and merged. */
   collect(type: GraphQLObjectType, set: SelectionSetNode, into = new Map<string, FieldNode[]>()) {
     for (const selection of set.selections) {
-      if (selection.directives?.length) throw new NotCompilable('directives');
+      if (!this.included(selection)) continue;
       if (selection.kind === Kind.FIELD) {
         const key = selection.alias?.value ?? selection.name.value;
         into.set(key, [...(into.get(key) ?? []), selection]);
@@ -138,6 +154,15 @@ class Compiler {
       this.collect(type, fragment.selectionSet, into);
     }
     return into;
+  }
+
+  /** Whether `@skip` and `@include` keep `selection`, as graphql-js decides it. */
+  private included(selection: SelectionNode): boolean {
+    for (const directive of selection.directives ?? []) {
+      if (!isConditional(directive)) throw new NotCompilable(`directive @${directive.name.value}`);
+    }
+    if (getDirectiveValues(GraphQLSkipDirective, selection, this.variables)?.if === true) return false;
+    return getDirectiveValues(GraphQLIncludeDirective, selection, this.variables)?.if !== false;
   }
 
   /** `json_build_object(...)` of fields by response name; `value` gives each one's SQL. */
@@ -262,19 +287,66 @@ function resolverKey(target: unknown, field: string): string {
 
 const where = (source: RowSource): string => (source.where ? ` where ${source.where}` : '');
 
-/** The root field's node and its definition; one root field, no alias needed. */
-function rootOf(compiler: Compiler, operation: OperationDefinitionNode) {
+const isConditional = (directive: DirectiveNode): boolean =>
+  directive.name.value === GraphQLSkipDirective.name || directive.name.value === GraphQLIncludeDirective.name;
+
+/** The variables `@skip` and `@include` read anywhere in `document`: the plan depends on their values. */
+function conditionVariables(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  visit(document, {
+    Directive(directive) {
+      if (!isConditional(directive)) return;
+      for (const argument of directive.arguments ?? []) {
+        if (argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
+      }
+    },
+  });
+  return [...names];
+}
+
+/** The query's root fields by response key, in order, each with its node, definition and SQL root. */
+function rootsOf(compiler: Compiler, operation: OperationDefinitionNode) {
   if (operation.operation !== 'query') throw new NotCompilable('not a query');
+  if (operation.directives?.length) throw new NotCompilable('operation directives');
   const queryType = compiler.schema.getQueryType()!;
   const fields = compiler.collect(queryType, operation.selectionSet);
-  const [nodes, ...others] = [...fields.values()];
-  if (!nodes || others.length > 0 || nodes.length !== 1) throw new NotCompilable('one root field');
-  const [node] = nodes;
-  const root = sqlRootOf(node.name.value);
-  const definition = queryType.getFields()[node.name.value];
-  const type = definition && getNamedType(definition.type);
-  if (!root || !node.selectionSet || !isObjectType(type)) throw new NotCompilable('no SQL root');
-  return { node, root, definition, type, selectionSet: node.selectionSet };
+  if (fields.size === 0) throw new NotCompilable('no root field');
+  return [...fields].map(([key, nodes]) => {
+    const [node] = nodes;
+    // The same field twice under one key merges sub-selections; its arguments must agree (left to execution).
+    if (nodes.length !== 1) throw new NotCompilable('one node per root key');
+    const root = sqlRootOf(node.name.value);
+    const definition = queryType.getFields()[node.name.value];
+    const type = definition && getNamedType(definition.type);
+    if (!root || !node.selectionSet || !isObjectType(type)) throw new NotCompilable('no SQL root');
+    return { key, node, root, definition, type, selectionSet: node.selectionSet };
+  });
+}
+
+/**
+ * Whether a root field's arguments pass the checks its resolver's arguments meet
+ * (type-graphql's `validateFn`), which may also normalize an input object in place.
+ */
+function argumentsPass(rootField: string, args: Record<string, unknown>): boolean {
+  const query = getMetadataStorage().queries.find((each) => each.schemaName === rootField);
+  if (!query) return false;
+  for (const param of query.params ?? []) {
+    if (param.kind !== 'arg' && param.kind !== 'args') continue;
+    const type = param.getType();
+    let value: unknown;
+    if (param.kind === 'args') value = Object.assign(new (type as ClassType)(), args);
+    else {
+      value = args[param.name];
+      // An input object is checked by its request schema; one without is not compiled.
+      if (typeof value === 'object' && value !== null && !inputSpecOf(type)) return false;
+    }
+    try {
+      validateArguments(value, type, { args });
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 /**
@@ -419,47 +491,97 @@ async function viewerOf(ctx: RequestContext): Promise<string | null> {
 }
 
 /**
- * The operation as one SQL statement, or undefined when a part of it has no SQL form
- * (it then runs through its resolvers, which stay the definition of every field).
+ * The operation as one SQL statement per root field, or undefined when a part of it has
+ * no SQL form (it then runs through its resolvers, which stay the definition of every
+ * field). `variables` decide what `@skip` and `@include` keep.
  */
 export function compileSqlPlan(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
   metadata: MetadataStorage,
+  variables: Record<string, unknown> = {},
 ): SqlPlan | undefined {
-  const compiler = new Compiler(schema, document, metadata);
-  let compiled: {
-    bind: Binder;
-    node: FieldNode;
-    definition: GraphQLField<unknown, unknown>;
-    notFound?: AppError['code'];
-  };
+  const compiler = new Compiler(schema, document, metadata, variables);
+  let roots: { key: string; bind: Binder; node: FieldNode; definition: GraphQLField<unknown, unknown> }[];
   try {
-    const { node, root, definition, type, selectionSet } = rootOf(compiler, operation);
-    compiled =
-      root.kind === 'one'
-        ? { ...compileOne(compiler, root, definition, type, selectionSet), node, definition }
-        : { ...compilePage(compiler, root, type, selectionSet), node, definition };
+    roots = rootsOf(compiler, operation).map(({ key, node, root, definition, type, selectionSet }) => {
+      // Each root's statement binds the caller only if its own mappings read it.
+      compiler.usesViewer = false;
+      return {
+        key,
+        node,
+        definition,
+        ...(root.kind === 'one'
+          ? compileOne(compiler, root, definition, type, selectionSet)
+          : compilePage(compiler, root, type, selectionSet)),
+      };
+    });
   } catch (error) {
     if (error instanceof NotCompilable) return undefined;
     throw error;
   }
-  const { bind, node, definition } = compiled;
-  const bound = (ctx: RequestContext, variables: Record<string, unknown>) =>
-    bind(ctx, getArgumentValues(definition, node, variables));
+  /** Each root's statement, once every root's arguments passed their checks. */
+  const statements = async (ctx: RequestContext, variables: Record<string, unknown>) => {
+    const args = roots.map(({ definition, node }) => getArgumentValues(definition, node, variables));
+    if (!roots.every(({ definition }, i) => argumentsPass(definition.name, args[i]))) return undefined;
+    return Promise.all(roots.map(({ bind }, i) => bind(ctx, args[i])));
+  };
   return {
-    statement: async (ctx, variables) => (await bound(ctx, variables)).statement,
+    keys: roots.map(({ key }) => key),
+    async statement(ctx, variables) {
+      const [first] = (await statements(ctx, variables)) ?? [];
+      if (!first) throw new Error('the arguments do not pass their checks');
+      return first.statement;
+    },
     async run(ctx, variables) {
-      const { statement, notFound } = await bound(ctx, variables);
-      const [row] = await queryRows<{ json: string; found?: boolean; refused?: ErrorCode | null }>(
-        ctx.sharedEm,
-        statement,
-        ctx.readConnectionType,
+      const bound = await statements(ctx, variables);
+      if (!bound) return undefined;
+      return Promise.all(
+        bound.map(async ({ statement, notFound }) => {
+          const [row] = await queryRows<{ json: string; found?: boolean; refused?: ErrorCode | null }>(
+            ctx.sharedEm,
+            statement,
+            ctx.readConnectionType,
+          );
+          if (!row || row.found === false) throw new AppError(notFound);
+          if (row.refused) throw new AppError(row.refused);
+          return row.json;
+        }),
       );
-      if (!row || row.found === false) throw new AppError(notFound);
-      if (row.refused) throw new AppError(row.refused);
-      return row.json;
     },
   };
+}
+
+/** Variants of one operation's plan are kept for this many combinations of `@skip`/`@include` variables. */
+const MAX_VARIANTS = 16;
+
+/**
+ * A query operation's plans: one, or one per combination of the values of the variables
+ * that `@skip` and `@include` read, compiled on first use.
+ */
+export class CompiledOperation {
+  private readonly conditions: string[];
+  private readonly plans = new Map<string, SqlPlan | null>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly document: DocumentNode,
+    private readonly operation: OperationDefinitionNode,
+    private readonly metadata: MetadataStorage,
+  ) {
+    this.conditions = conditionVariables(document);
+  }
+
+  /** The plan for these (coerced) variables; undefined when the operation has no SQL form. */
+  planFor(variables: Record<string, unknown>): SqlPlan | undefined {
+    const key = this.conditions.map((name) => String(variables[name])).join(',');
+    let plan = this.plans.get(key);
+    if (plan === undefined) {
+      if (this.plans.size >= MAX_VARIANTS) return undefined;
+      plan = compileSqlPlan(this.schema, this.document, this.operation, this.metadata, variables) ?? null;
+      this.plans.set(key, plan);
+    }
+    return plan ?? undefined;
+  }
 }
