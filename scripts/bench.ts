@@ -51,6 +51,126 @@ interface Scenario {
   body?: unknown;
   /** The route's GraphQL variables, for a floor: only compiled routes have one. */
   floor?: Record<string, unknown>;
+  /** For a `/graphql` scenario sending a route's own document: that route's scenario, whose JSON it must answer. */
+  sameAs?: string;
+}
+
+/** The contract route's own document sent to `/graphql`, unpersisted, as a frontend would send it. */
+function viaGraphql(scenario: Scenario, variables: Record<string, unknown>): Scenario {
+  const route = restRoutes.find((r) => r.contract === scenario.contract)!;
+  return {
+    name: `${scenario.name}, /graphql`,
+    contract: scenario.contract,
+    method: 'POST',
+    path: '/graphql',
+    body: { query: route.document, variables },
+    sameAs: scenario.name,
+  };
+}
+
+/** Documents a frontend writes itself: aliases, fragments, literal filters, another page size, two root fields. */
+function ownDocuments(d: Data): Scenario[] {
+  const graphql = (name: string, contract: number, query: string, variables = {}): Scenario => ({
+    name,
+    contract,
+    method: 'POST',
+    path: '/graphql',
+    body: { query, variables },
+  });
+  return [
+    graphql(
+      '#16 own document, /graphql',
+      16,
+      `
+        query MangaPage($slug: String!) {
+          page: manga(slug: $slug) {
+            ...Head
+            title: title_en
+            synopsis: synopsis_en
+            authors {
+              person {
+                ...Person
+              }
+              roles {
+                slug
+                name_en
+              }
+            }
+            genres {
+              slug
+              name_en
+            }
+            stats {
+              completed
+              reading
+              score_10
+            }
+          }
+        }
+        fragment Head on Manga {
+          slug
+          media_type
+          status
+          score
+          year
+          image
+        }
+        fragment Person on Person {
+          slug
+          name_en
+          image
+        }
+      `,
+      { slug: d.manga },
+    ),
+    graphql(
+      '#3 own document, /graphql',
+      3,
+      `
+        {
+          novelSearch(size: 30, input: { years: [2000, 2020], sort: ["start_date:asc"] }) {
+            pagination {
+              total
+              pages
+            }
+            list {
+              slug
+              title_en
+              score
+              year
+              read {
+                status
+                score
+              }
+            }
+          }
+        }
+      `,
+    ),
+    graphql(
+      '#16+#3 two roots, /graphql',
+      16,
+      `
+        query Two($slug: String!) {
+          manga(slug: $slug) {
+            slug
+            title_en
+            score
+          }
+          novelSearch(size: 10) {
+            pagination {
+              total
+            }
+            list {
+              slug
+              title_en
+            }
+          }
+        }
+      `,
+      { slug: d.manga },
+    ),
+  ];
 }
 
 async function benchDatabase(): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
@@ -160,6 +280,12 @@ async function discover(url: string) {
 type Data = Awaited<ReturnType<typeof discover>>;
 
 function scenarios(d: Data): Scenario[] {
+  const rest = restScenarios(d);
+  const graphql = rest.flatMap((scenario) => (scenario.floor ? [viaGraphql(scenario, scenario.floor)] : []));
+  return [...rest, ...graphql, ...ownDocuments(d)];
+}
+
+function restScenarios(d: Data): Scenario[] {
   const [readerName, readStatus] = d.reader.split('/');
   const page = { page: 1, size: 15 };
   return [
@@ -282,8 +408,15 @@ async function inspect(url: string, list: Scenario[]) {
       counting = false;
       if (res.status !== 200)
         throw new Error(`${scenario.name}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+      if (scenario.path === '/graphql' && res.body.errors)
+        throw new Error(`${scenario.name}: ${JSON.stringify(res.body.errors)}`);
       counts.set(scenario.name, count);
       bodies.set(scenario.name, res.body);
+      if (scenario.sameAs) {
+        const data = Object.values(res.body.data as object)[0] as unknown;
+        if (!isDeepStrictEqual(data, bodies.get(scenario.sameAs)))
+          throw new Error(`${scenario.name}: /graphql answers other JSON than REST`);
+      }
       if (!scenario.floor) continue;
       const route = restRoutes.find((r) => r.contract === scenario.contract)!;
       const prepared = runner.prepare(route.document, route.rootField);

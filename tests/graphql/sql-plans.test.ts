@@ -1,4 +1,13 @@
-import { execute, OperationTypeNode, parse } from 'graphql';
+import {
+  execute,
+  getNamedType,
+  type GraphQLObjectType,
+  isLeafType,
+  isObjectType,
+  Kind,
+  OperationTypeNode,
+  parse,
+} from 'graphql';
 import pino from 'pino';
 import type { Anime } from '../../src/catalog/anime.entity';
 import type { Manga } from '../../src/catalog/manga.entity';
@@ -12,6 +21,7 @@ import { createOrm } from '../../src/db/database';
 import { queryRows, sql } from '../../src/db/sql';
 import { graphqlLimitsOf } from '../../src/graphql/limits';
 import { OperationRunner } from '../../src/graphql/runner';
+import { compileSqlPlan } from '../../src/graphql/sql-plan/compile';
 import type { RestRoute } from '../../src/rest/route';
 import { restRoutes } from '../../src/rest/routes';
 import { buildAppSchema } from '../../src/schema';
@@ -107,6 +117,32 @@ async function expectSameBothWays(
   expect(JSON.stringify(restRes.body)).toBe(resolved.json);
   expect(JSON.stringify(gqlRes.body.data[route.rootField])).toBe(resolved.json);
   return restRes.body;
+}
+
+/** `data` of the document executed by its resolvers (graphql-js, no plan), as JSON text. */
+async function executedData(
+  document: string,
+  variables: Record<string, unknown>,
+  token?: string,
+): Promise<string> {
+  const ctx = new RequestContext(
+    t.orm.em,
+    'executed',
+    'en',
+    pino({ level: 'silent' }),
+    token,
+    undefined as never,
+    undefined,
+  );
+  ctx.chooseReads(OperationTypeNode.QUERY);
+  const result = await execute({
+    schema: runner.schema,
+    document: parse(document),
+    variableValues: variables,
+    contextValue: ctx,
+  });
+  expect(result.errors).toBeUndefined();
+  return JSON.stringify(result.data);
 }
 
 /** Manga and novels with every kind of value the compiled statements convert or order. */
@@ -406,32 +442,6 @@ describe('operations compiled to one SQL statement', () => {
 });
 
 describe('documents a frontend writes itself, sent to /graphql', () => {
-  /** `data` of the document executed by its resolvers (graphql-js, no plan), as JSON text. */
-  async function executedData(
-    document: string,
-    variables: Record<string, unknown>,
-    token?: string,
-  ): Promise<string> {
-    const ctx = new RequestContext(
-      t.orm.em,
-      'executed',
-      'en',
-      pino({ level: 'silent' }),
-      token,
-      undefined as never,
-      undefined,
-    );
-    ctx.chooseReads(OperationTypeNode.QUERY);
-    const result = await execute({
-      schema: runner.schema,
-      document: parse(document),
-      variableValues: variables,
-      contextValue: ctx,
-    });
-    expect(result.errors).toBeUndefined();
-    return JSON.stringify(result.data);
-  }
-
   /** Sends `document` to /graphql: its answer must be the executed one, from `statements` SQL statements. */
   async function expectCompiled(
     document: string,
@@ -518,5 +528,164 @@ describe('documents a frontend writes itself, sent to /graphql', () => {
     const restBadInput = await rest(t.app, 'POST', '/novel', { years: [2005, 2002] });
     expect(restBadInput.status).toBe(400);
     expect(badInput.body.errors[0].message).toBe(restBadInput.body.message);
+  });
+});
+
+/**
+ * The drift generator: for each SQL root, the largest selection the compiler expresses
+ * (found field by field, so every field with a SQL form that a root reaches is in it),
+ * then seeded random documents drawn from it (subsets, aliases, inline and named
+ * fragments, `@skip`/`@include`), each sent to `/graphql` (compiled) and executed by
+ * the resolvers, with and without a caller. A SQL form that disagrees with its resolver
+ * on any field, row or caller fails here.
+ */
+describe('random documents over every field with a SQL form', () => {
+  interface Selected {
+    name: string;
+    /** The field's object type, for fields with a selection. */
+    type?: GraphQLObjectType;
+    children?: Selected[];
+  }
+
+  const roots: { field: string; args: string }[] = [
+    { field: 'manga', args: 'slug: "edge-manga"' },
+    { field: 'novelSearch', args: 'page: 1, size: 20, input: {}' },
+    { field: 'novelSearch', args: 'page: 2, size: 3, input: { sort: ["start_date:asc"] }' },
+    { field: 'novelCharacters', args: 'slug: "cast", size: 20' },
+    { field: 'watchList', args: 'username: "watcher", size: 20, input: {}' },
+  ];
+  /** Object types below the root field a selection descends into, at most. */
+  const MAX_DEPTH = 4;
+
+  const plain = (nodes: Selected[]): string =>
+    nodes.map(({ name, children }) => (children ? `${name} { ${plain(children)} }` : name)).join(' ');
+
+  /** The values the random documents' variables take (their defaults). */
+  const conditions = { yes: true, no: false };
+
+  const compiles = (document: string): boolean => {
+    const parsed = parse(document);
+    const operation = parsed.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION)!;
+    return compileSqlPlan(runner.schema, parsed, operation, t.orm.getMetadata(), conditions) !== undefined;
+  };
+
+  /** Adds to `at` every field of `type` the compiler expresses within the whole document `render()`. */
+  function expand(render: () => string, at: Selected[], type: GraphQLObjectType, depth: number): void {
+    for (const [name, field] of Object.entries(type.getFields())) {
+      if (field.args.length > 0 || name === '__typename') continue;
+      const named = getNamedType(field.type);
+      if (isObjectType(named)) {
+        if (depth >= MAX_DEPTH) continue;
+        const child: Selected = { name, type: named, children: [{ name: '__typename' }] };
+        at.push(child);
+        if (!compiles(render())) {
+          at.pop();
+          continue;
+        }
+        expand(render, child.children!, named, depth + 1);
+      } else if (isLeafType(named)) {
+        at.push({ name });
+        if (!compiles(render())) at.pop();
+      }
+    }
+  }
+
+  function largestSelection(field: string, args: string): Selected[] {
+    const type = getNamedType(runner.schema.getQueryType()!.getFields()[field].type) as GraphQLObjectType;
+    const top: Selected[] = [{ name: '__typename' }];
+    expand(() => `{ ${field}(${args}) { ${plain(top)} } }`, top, type, 0);
+    return top;
+  }
+
+  /** mulberry32: the same documents on every run. */
+  function seeded(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (state + 0x6d2b79f5) | 0;
+      let x = Math.imul(state ^ (state >>> 15), 1 | state);
+      x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+      return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  /** A random document over `selection`: a subset of it, written in the ways a frontend might. */
+  function randomDocument(
+    random: () => number,
+    field: string,
+    args: string,
+    selection: Selected[],
+    type: GraphQLObjectType,
+  ): string {
+    const fragments: string[] = [];
+    let aliases = 0;
+    const write = (nodes: Selected[], on: GraphQLObjectType): string => {
+      const kept = nodes.filter(() => random() < 0.7);
+      if (kept.length === 0) kept.push(nodes[Math.floor(random() * nodes.length)]);
+      const parts = kept.map(({ name, type: child, children }) => {
+        const alias = aliases < 20 && random() < 0.15 ? `a${(aliases += 1)}: ` : '';
+        const roll = random();
+        const directive =
+          roll < 0.08
+            ? ' @include(if: $yes)'
+            : roll < 0.16
+              ? ' @skip(if: $no)'
+              : roll < 0.2
+                ? ' @skip(if: $yes)'
+                : '';
+        return `${alias}${name}${directive}${children ? ` { ${write(children, child!)} }` : ''}`;
+      });
+      // Some of the fields move into a fragment on the same type, inline or named.
+      const cut = Math.floor(random() * parts.length);
+      const moved = parts.splice(cut, random() < 0.3 ? parts.length - cut : 0);
+      if (moved.length === 0) return parts.join(' ');
+      if (random() < 0.5) return [...parts, `... on ${on.name} { ${moved.join(' ')} }`].join(' ');
+      const name = `F${fragments.length + 1}`;
+      fragments.push(`fragment ${name} on ${on.name} { ${moved.join(' ')} }`);
+      return [...parts, `...${name}`].join(' ');
+    };
+    // Both variables are used at least once, as GraphQL requires.
+    const body = `${write(selection, type)} __typename @include(if: $yes) @skip(if: $no)`;
+    return `query Random($yes: Boolean! = true, $no: Boolean! = false) { ${field}(${args}) { ${body} } } ${fragments.join(' ')}`;
+  }
+
+  it('answers every document as the resolvers do, with and without a caller', async () => {
+    const { token } = await seedReadables();
+    await seedWatchList();
+    const novel = await buildNovel(t.orm, { slug: 'cast' });
+    for (let i = 0; i < 4; i += 1)
+      await buildAppearance(t.orm, await buildCharacter(t.orm, i === 0 ? { image: null } : {}), { novel });
+    const random = seeded(22);
+    const reached = new Set<string>();
+    for (const { field, args } of roots) {
+      const type = getNamedType(runner.schema.getQueryType()!.getFields()[field].type) as GraphQLObjectType;
+      const selection = largestSelection(field, args);
+      const walk = (nodes: Selected[], on: GraphQLObjectType) =>
+        nodes.forEach(({ name, type: child, children }) => {
+          reached.add(`${on.name}.${name}`);
+          if (children) walk(children, child!);
+        });
+      walk(selection, type);
+      const documents = [`{ ${field}(${args}) { ${plain(selection)} } }`];
+      for (let i = 0; i < 12; i += 1) documents.push(randomDocument(random, field, args, selection, type));
+      for (const document of documents) {
+        expect({ document, compiles: compiles(document) }).toEqual({ document, compiles: true });
+        for (const caller of [undefined, token]) {
+          const res = await gql(t.app, document, {}, { token: caller });
+          expect({ document, errors: res.body.errors }).toEqual({ document, errors: undefined });
+          const executed = await executedData(document, {}, caller);
+          expect({ document, data: JSON.stringify(res.body.data) }).toEqual({ document, data: executed });
+        }
+      }
+    }
+    // What no contract route's document selects is reached here too.
+    for (const field of [
+      'Manga.read',
+      'Novel.read',
+      'Manga.genres',
+      'Novel.genres',
+      'Anime.watch',
+      'Anime.genres',
+    ])
+      expect({ field, reached: reached.has(field) }).toEqual({ field, reached: true });
   });
 });
