@@ -7,6 +7,7 @@ import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
  */
 export function enumScalar<T extends string>(name: string, values: readonly T[]): GraphQLScalarType<T, T> {
   const allowed = new Set<string>(values);
+  const sqlValues = values.map((value) => `'${value.replace(/'/g, "''")}'`).join(', ');
   const check = (value: unknown): T => {
     if (typeof value !== 'string' || !allowed.has(value)) {
       throw new GraphQLError(`${name} must be one of: ${values.join(', ')}`);
@@ -18,8 +19,10 @@ export function enumScalar<T extends string>(name: string, values: readonly T[])
     description: `One of: ${values.join(', ')}.`,
     serialize: check,
     parseValue: check,
-    // Stored as the text it serializes to (src/graphql/sql-plan).
-    extensions: { sql: (value: string) => value },
+    // In SQL (src/graphql/sql-plan): stored as the text it serializes to; other values refused as here.
+    extensions: {
+      sql: { refuses: (stored: string) => `not (${stored} = any (array[${sqlValues}]::text[]))` },
+    },
     parseLiteral(ast) {
       if (ast.kind !== Kind.STRING) throw new GraphQLError(`${name} must be a string`);
       return check(ast.value);

@@ -18,7 +18,7 @@ export const ImageUrl = new GraphQLScalarType<string, string>({
   name: 'ImageUrl',
   description: 'An absolute image URL (stored paths are served under the image base URL).',
   serialize: (value) => imageUrl(String(value)),
-  extensions: { sql: imageUrlSql },
+  extensions: { sql: { value: imageUrlSql } },
   parseValue: () => {
     throw new TypeError('ImageUrl is output only');
   },

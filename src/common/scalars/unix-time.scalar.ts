@@ -9,8 +9,13 @@ export const UnixTime = new GraphQLScalarType<Date, number>({
     if (Number.isNaN(date.getTime())) throw new GraphQLError('UnixTime cannot represent an invalid date');
     return Math.trunc(date.getTime() / 1000);
   },
-  // The same truncation in SQL, for operations whose JSON is built in PostgreSQL.
-  extensions: { sql: (time: string) => `trunc(extract(epoch from ${time}))::bigint` },
+  // The same truncation and refusal in SQL, for operations whose JSON is built in PostgreSQL.
+  extensions: {
+    sql: {
+      value: (time: string) => `trunc(extract(epoch from ${time}))::bigint`,
+      refuses: (time: string) => `not isfinite(${time})`,
+    },
+  },
   parseValue(value) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
       throw new GraphQLError('UnixTime must be a positive number of seconds');

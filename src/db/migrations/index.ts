@@ -4,6 +4,7 @@ import { Migration20261122010630_native_scores } from './Migration20261122010630
 import { Migration20261122013337_notification_subject } from './Migration20261122013337_notification_subject';
 import { Migration20261125160000_nsfw_genre_flag } from './Migration20261125160000_nsfw_genre_flag';
 import { Migration20261128000500_sealed_client_secrets } from './Migration20261128000500_sealed_client_secrets';
+import { Migration20261128120000_unserializable_value } from './Migration20261128120000_unserializable_value';
 
 /** Every committed migration, in order; `npm run migration:create` writes new ones to add here. */
 export const migrationsList: MigrationObject[] = [
@@ -17,5 +18,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261128000500_sealed_client_secrets',
     class: Migration20261128000500_sealed_client_secrets,
+  },
+  {
+    name: 'Migration20261128120000_unserializable_value',
+    class: Migration20261128120000_unserializable_value,
   },
 ];

@@ -15,6 +15,7 @@ import {
   GraphQLIncludeDirective,
   GraphQLInt,
   type GraphQLObjectType,
+  type GraphQLScalarType,
   type GraphQLSchema,
   GraphQLSkipDirective,
   GraphQLString,
@@ -25,7 +26,6 @@ import {
   type OperationDefinitionNode,
   type SelectionNode,
   type SelectionSetNode,
-  specifiedScalarTypes,
   visit,
 } from 'graphql';
 import { type ClassType, getMetadataStorage } from 'type-graphql';
@@ -36,10 +36,12 @@ import { inputSpecOf } from '../../common/validation/input-specs';
 import type { RequestContext } from '../../context';
 import type { ErrorCode } from '../../common/errors/catalog';
 import { concatSql, queryRows, sql, type SqlFragment, StatementTexts } from '../../db/sql';
+import { fieldIndex } from './field-rules';
 import {
-  declaredSqlField,
   isSqlRowType,
+  ownSqlField,
   type RowSource,
+  type ScalarSql,
   type SqlField,
   type SqlRequest,
   type SqlRoot,
@@ -83,6 +85,32 @@ const ARGUMENT_TYPES = new Map<unknown, string>([
   [GraphQLBoolean, 'boolean'],
 ]);
 
+/**
+ * GraphQL's own scalars in SQL: graphql-js refuses integers beyond 32 bits or with a
+ * fraction, and floats that are not finite; strings, IDs and booleans pass as stored.
+ */
+const SPECIFIED_SCALARS = new Map<GraphQLScalarType, ScalarSql>([
+  [GraphQLString, {}],
+  [GraphQLID, {}],
+  [GraphQLBoolean, {}],
+  [GraphQLInt, { refuses: (v) => `(${v} not between -2147483648 and 2147483647 or ${v} <> trunc(${v}))` }],
+  [GraphQLFloat, { refuses: (v) => `(${v})::float8 in ('NaN', 'Infinity', '-Infinity')` }],
+]);
+
+/** A scalar's SQL form: GraphQL's own, or the `extensions.sql` of ours (see ScalarSql). */
+function scalarSqlOf(scalar: GraphQLScalarType): ScalarSql | undefined {
+  return SPECIFIED_SCALARS.get(scalar) ?? (scalar.extensions.sql as ScalarSql | undefined);
+}
+
+/** Column types whose every value an Int holds: no check needed. */
+const isIntegerColumn = (columnType: string | undefined): boolean =>
+  columnType !== undefined &&
+  ['int', 'int2', 'int4', 'integer', 'smallint'].includes(columnType.toLowerCase());
+
+/** A field's SQL: a declared mapping (relations resolved) or an entity column with its SQL type. */
+type ValueOrRows =
+  (Extract<SqlField, { kind: 'value' }> & { columnType?: string }) | Extract<SqlField, { kind: 'rows' }>;
+
 /** The one-row CTE holding the request's values, as `request.<name>`. */
 const REQUEST = 'request';
 
@@ -95,8 +123,6 @@ class Compiler {
   private readonly classes = new Map(
     getMetadataStorage().objectTypes.map((type) => [type.name, type.target]),
   );
-  /** Every field that has a field resolver of its own (see {@link resolverKey}). */
-  private readonly resolved = new Set<string>();
 
   constructor(
     readonly schema: GraphQLSchema,
@@ -107,10 +133,6 @@ class Compiler {
   ) {
     for (const definition of document.definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(definition.name.value, definition);
-    }
-    for (const resolver of getMetadataStorage().fieldResolvers) {
-      const target = resolver.getObjectType?.();
-      if (target) this.resolved.add(resolverKey(target, resolver.schemaName));
     }
     this.request = Object.defineProperty({} as SqlRequest, 'viewer', {
       get: () => {
@@ -194,11 +216,15 @@ class Compiler {
     const named = getNamedType(definition.type);
     if (mapping.kind === 'value') {
       if (!isScalarType(named)) throw new NotCompilable(`${type.name}.${name} is not a scalar`);
-      const convert = specifiedScalarTypes.includes(named)
-        ? (value: string) => value
-        : (named.extensions.sql as ((value: string) => string) | undefined);
-      if (!convert) throw new NotCompilable(`scalar ${named.name} has no SQL form`);
-      return convert(mapping.sql(row));
+      const scalar = scalarSqlOf(named);
+      if (!scalar) throw new NotCompilable(`scalar ${named.name} has no SQL form`);
+      const stored = mapping.sql(row);
+      const value = scalar.value?.(stored) ?? stored;
+      const checked = scalar.refuses && !(named === GraphQLInt && isIntegerColumn(mapping.columnType));
+      if (!checked) return value;
+      if (isListType(getNullableType(definition.type)))
+        throw new NotCompilable(`${type.name}.${name}: a list of ${named.name} has no SQL form`);
+      return `(case when ${scalar.refuses!(stored)} then unserializable_value('${named.name}', (${stored})::text) else to_json(${value}) end)`;
     }
     if (!isObjectType(named)) throw new NotCompilable(`${type.name}.${name} is not an object type`);
     const alias = this.alias();
@@ -212,27 +238,39 @@ class Compiler {
   }
 
   /**
-   * A declared mapping; else, for a field without a field resolver (whose meaning would
-   * be its own), the entity's column or formula of the same name, the row its many-to-one
-   * relation points to, or a row type's column.
+   * The field's SQL, decided by the nearest class (the type's, then its bases') that
+   * declares something for it: its declared mapping, which mirrors that class's resolver
+   * or getter; else a resolver has the field's meaning, and it is not compiled; else the
+   * entity's column or formula behind the property, the row its many-to-one relation
+   * points to, or a row type's column. A field with its own `@Authorized` or middleware
+   * is never compiled (./field-rules.ts).
    */
-  private mappingOf(type: GraphQLObjectType, name: string): Exclude<SqlField, { kind: 'relation' }> {
+  private mappingOf(type: GraphQLObjectType, name: string): ValueOrRows {
     const target = this.classOf(type);
-    const declared = declaredSqlField(target, name);
-    if (declared?.kind === 'relation') return this.relationOf(type, name);
-    if (declared) return declared;
+    const fields = fieldIndex();
+    if (fields.guarded(target, name))
+      throw new NotCompilable(`${type.name}.${name} has its own @Authorized or middleware`);
     for (
       let current: unknown = target;
       typeof current === 'function';
       current = Object.getPrototypeOf(current)
     ) {
-      if (this.resolved.has(resolverKey(current, name)))
-        throw new NotCompilable(`${type.name}.${name} has a resolver`);
+      const source = fields.own(current, name);
+      const declared = ownSqlField(current, name);
+      if (declared?.kind === 'relation') return this.relationOf(type, source.property ?? name);
+      if (declared) return declared;
+      if (source.resolver) throw new NotCompilable(`${type.name}.${name} has a resolver and no SQL form`);
+      if (source.property !== undefined) return this.propertyOf(type, target, source.property);
     }
+    throw new NotCompilable(`no SQL for ${type.name}.${name}`);
+  }
+
+  /** The entity's column or formula behind `property`, its many-to-one relation, or a row type's column. */
+  private propertyOf(type: GraphQLObjectType, target: AnyClass, property: string): ValueOrRows {
     const meta = this.metadata.find(target.name);
-    const property = meta?.properties[name as never] as EntityProperty | undefined;
-    if (property?.kind === ReferenceKind.SCALAR) {
-      const { formula } = property;
+    const column = meta?.properties[property as never] as EntityProperty | undefined;
+    if (column?.kind === ReferenceKind.SCALAR) {
+      const { formula } = column;
       if (formula) {
         const table = meta!.tableName;
         return {
@@ -241,18 +279,18 @@ class Compiler {
             formula({ alias: row, name: table, qualifiedName: table, toString: () => row }, {} as never),
         };
       }
-      if (property.persist !== false && property.fieldNames?.length === 1 && !property.lazy) {
-        const column = property.fieldNames[0];
-        return { kind: 'value', sql: (row) => `${row}."${column}"` };
+      if (column.persist !== false && column.fieldNames?.length === 1 && !column.lazy) {
+        const [field] = column.fieldNames;
+        return { kind: 'value', sql: (row) => `${row}."${field}"`, columnType: column.columnTypes?.[0] };
       }
     }
-    if (property?.kind === ReferenceKind.MANY_TO_ONE) return this.relationOf(type, name);
-    if (!meta && isSqlRowType(target)) return { kind: 'value', sql: (row) => `${row}."${name}"` };
-    throw new NotCompilable(`no SQL for ${type.name}.${name}`);
+    if (column?.kind === ReferenceKind.MANY_TO_ONE) return this.relationOf(type, property);
+    if (!meta && isSqlRowType(target)) return { kind: 'value', sql: (row) => `${row}."${property}"` };
+    throw new NotCompilable(`no SQL for ${type.name}.${property}`);
   }
 
   /** The row a single-column many-to-one relation points to, joined on the related primary key. */
-  private relationOf(type: GraphQLObjectType, name: string): Extract<SqlField, { kind: 'rows' }> {
+  private relationOf(type: GraphQLObjectType, name: string): Extract<ValueOrRows, { kind: 'rows' }> {
     const property = this.metadata.find(this.classOf(type).name)?.properties[name as never] as
       EntityProperty | undefined;
     const related =
@@ -276,13 +314,6 @@ class Compiler {
       }),
     };
   }
-}
-
-/** Classes have no names that are sure to be unique; their identity is kept in a map. */
-const classIds = new Map<unknown, number>();
-function resolverKey(target: unknown, field: string): string {
-  if (!classIds.has(target)) classIds.set(target, classIds.size);
-  return `${classIds.get(target)}.${field}`;
 }
 
 const where = (source: RowSource): string => (source.where ? ` where ${source.where}` : '');
@@ -537,21 +568,42 @@ export function compileSqlPlan(
     async run(ctx, variables) {
       const bound = await statements(ctx, variables);
       if (!bound) return undefined;
-      return Promise.all(
-        bound.map(async ({ statement, notFound }) => {
-          const [row] = await queryRows<{ json: string; found?: boolean; refused?: ErrorCode | null }>(
-            ctx.sharedEm,
-            statement,
-            ctx.readConnectionType,
-          );
-          if (!row || row.found === false) throw new AppError(notFound);
-          if (row.refused) throw new AppError(row.refused);
-          return row.json;
-        }),
-      );
+      return runAll(ctx, bound);
     },
   };
 }
+
+/**
+ * Runs each root's statement; undefined when one met a stored value a scalar refuses
+ * (execution then reports it as the resolvers do).
+ */
+async function runAll(
+  ctx: RequestContext,
+  bound: { statement: SqlFragment; notFound: ErrorCode }[],
+): Promise<string[] | undefined> {
+  try {
+    return await Promise.all(
+      bound.map(async ({ statement, notFound }) => {
+        const [row] = await queryRows<{ json: string; found?: boolean; refused?: ErrorCode | null }>(
+          ctx.sharedEm,
+          statement,
+          ctx.readConnectionType,
+        );
+        if (!row || row.found === false) throw new AppError(notFound);
+        if (row.refused) throw new AppError(row.refused);
+        return row.json;
+      }),
+    );
+  } catch (error) {
+    if (!isUnserializable(error)) throw error;
+    ctx.log.warn({ err: error }, 'a stored value its scalar refuses; executed instead');
+    return undefined;
+  }
+}
+
+/** The error `unserializable_value` raises (src/db/migrations). */
+const isUnserializable = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'GQ001';
 
 /** Variants of one operation's plan are kept for this many combinations of `@skip`/`@include` variables. */
 const MAX_VARIANTS = 16;

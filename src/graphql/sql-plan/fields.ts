@@ -25,8 +25,21 @@ export interface SqlRequest {
   viewer: string;
 }
 
+/**
+ * How a scalar reads in SQL, as its `extensions.sql` (GraphQL's own scalars have theirs
+ * in ./compile.ts): what `serialize` makes of a stored value, and which stored values it
+ * refuses. A compiled plan meeting a refused value executes instead, so that the
+ * resolvers report the error as they would.
+ */
+export interface ScalarSql {
+  /** The serialized value from the stored one; as stored by default. */
+  value?: (stored: string) => string;
+  /** A condition true for the stored values `serialize` throws on (null is never one). */
+  refuses?: (stored: string) => string;
+}
+
 export type SqlField =
-  /** A scalar (or list of scalars) computed from the row's alias; the scalar's own SQL conversion applies. */
+  /** A scalar (or list of scalars) computed from the row's alias; the scalar's own SQL form applies. */
   | { kind: 'value'; sql: (row: string) => string }
   /** An object or a list of objects, read from other rows. */
   | { kind: 'rows'; rows: (row: string, alias: string, request: SqlRequest) => RowSource }
@@ -105,13 +118,14 @@ export function sqlRootOf(field: string): SqlRoot | undefined {
   return roots.get(field);
 }
 
-/** The declared mapping of `field` on `type` or the nearest base class that declares it. */
-export function declaredSqlField(type: AnyClass, field: string): SqlField | undefined {
-  for (let current: unknown = type; typeof current === 'function'; current = Object.getPrototypeOf(current)) {
-    const found = fieldsByClass.get(current as AnyClass)?.get(field);
-    if (found) return found;
-  }
-  return undefined;
+/** The mapping `type` itself declares for `field` (not a base class's). */
+export function ownSqlField(type: unknown, field: string): SqlField | undefined {
+  return fieldsByClass.get(type as AnyClass)?.get(field);
+}
+
+/** Every declared mapping, as the class that declares it and the field's GraphQL name. */
+export function declaredSqlFields(): { type: AnyClass; field: string }[] {
+  return [...fieldsByClass].flatMap(([type, fields]) => [...fields.keys()].map((field) => ({ type, field })));
 }
 
 export function isSqlRowType(type: AnyClass): boolean {
