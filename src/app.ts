@@ -15,8 +15,8 @@ import type { Config } from './config';
 import { RequestContext } from './context';
 import { CompiledQueries, stringifyResult } from './graphql/compiled-queries';
 import { databasePlugin, forgetLoadedBeforeMutationFields } from './graphql/database-plugin';
-import { requestChecksPlugin } from './graphql/request-checks';
-import { graphqlLimitOptions, graphqlLimitsOf } from './graphql/limits';
+import { graphqlLimitsOf } from './graphql/limits';
+import { OperationChecks, operationChecksPlugin } from './graphql/preparation';
 import { OperationRunner } from './graphql/runner';
 import { checkReplicas } from './db/replicas';
 import { attachSubscriptions, type SubscriptionServer } from './graphql/subscriptions';
@@ -98,8 +98,7 @@ export async function buildApp({
   clientSecrets,
 }: AppDependencies): Promise<App> {
   const accounts = createAccountServices(config, log, mailer, clientSecrets);
-  const limitValues = graphqlLimitsOf(config);
-  const limits = graphqlLimitOptions<RequestContext>(limitValues);
+  const checks = new OperationChecks(graphqlLimitsOf(config));
   // Built once: Apollo executes it, the OpenAPI document is derived from it.
   const schema = await buildAppSchema();
   forgetLoadedBeforeMutationFields(schema);
@@ -110,15 +109,14 @@ export async function buildApp({
     includeStacktraceInErrorResponses: false,
     // main.ts owns the shutdown sequence (server, Apollo, pool, database).
     stopOnTerminationSignals: false,
-    // Depth, alias, token and cost limits, all checked before execution (src/graphql/limits.ts).
-    parseOptions: limits.parseOptions,
-    validationRules: limits.validationRules,
+    // The checks of every door (src/graphql/preparation.ts): limits, variables, cost.
+    parseOptions: checks.parseOptions,
+    validationRules: checks.validationRules,
     csrfPrevention: true,
     stringifyResult,
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
-      requestChecksPlugin(),
-      limits.plugin,
+      operationChecksPlugin(checks),
       databasePlugin(new CompiledQueries(orm.getMetadata())),
     ],
   });
@@ -140,7 +138,11 @@ export async function buildApp({
   const restDoor = series(
     opening,
     rateLimit.handler,
-    restRouter(table, new OperationRunner(schema, limitValues, orm.getMetadata()), config.cacheMaxAgeSeconds),
+    restRouter(
+      table,
+      new OperationRunner(schema, checks.limits, orm.getMetadata()),
+      config.cacheMaxAgeSeconds,
+    ),
   );
 
   const app = express();
@@ -216,7 +218,7 @@ export async function buildApp({
         log,
         feed: live.feed,
         limits: config.subscriptions,
-        graphqlLimits: limitValues,
+        graphqlLimits: checks.limits,
       }),
     stop: async () => {
       await live.feed.close();

@@ -27,7 +27,6 @@
  *
  * The cost of every executed operation is reported in the response's `extensions.cost`.
  */
-import type { ApolloServerPlugin } from '@apollo/server';
 import {
   type ASTVisitor,
   type DocumentNode,
@@ -272,32 +271,6 @@ export function operationCost(
   return costOf(operation.selectionSet, root ?? undefined, undefined, new Set());
 }
 
-/**
- * Measures the cost of each operation once it is resolved (before execution, so a
- * refused query runs no SQL) and reports it in `extensions.cost`.
- */
-export function costLimitPlugin<Context extends object>({
-  maxCost,
-}: GraphQLLimits): ApolloServerPlugin<Context> {
-  return {
-    async requestDidStart() {
-      let cost: number | undefined;
-      return {
-        async didResolveOperation({ schema, document, operation, request }) {
-          if (!operation) return;
-          cost = operationCost(schema, document, operation, request.variables ?? {});
-          if (cost > maxCost) throw queryTooComplex('cost', cost, maxCost, [operation]);
-        },
-        async willSendResponse({ response }) {
-          if (cost === undefined || response.body.kind !== 'single') return;
-          const result = response.body.singleResult;
-          result.extensions = { ...result.extensions, cost };
-        },
-      };
-    },
-  };
-}
-
 /** The limits the configuration sets. */
 export function graphqlLimitsOf(
   config: Pick<Config, 'graphqlMaxDepth' | 'graphqlMaxCost' | 'graphqlMaxAliases' | 'graphqlMaxTokens'>,
@@ -307,14 +280,5 @@ export function graphqlLimitsOf(
     maxCost: config.graphqlMaxCost,
     maxAliases: config.graphqlMaxAliases,
     maxTokens: config.graphqlMaxTokens,
-  };
-}
-
-/** Apollo options enforcing the limits: token limit, validation rules, cost plugin. */
-export function graphqlLimitOptions<Context extends object>(limits: GraphQLLimits) {
-  return {
-    parseOptions: { maxTokens: limits.maxTokens },
-    validationRules: [depthAndAliasRule(limits)],
-    plugin: costLimitPlugin<Context>(limits),
   };
 }

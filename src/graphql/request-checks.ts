@@ -1,4 +1,3 @@
-import type { ApolloServerPlugin } from '@apollo/server';
 import {
   type ASTNode,
   coerceInputValue,
@@ -10,7 +9,6 @@ import {
   isInputObjectType,
   isInputType,
   type OperationDefinitionNode,
-  OperationTypeNode,
   typeFromAST,
   type VariableDefinitionNode,
 } from 'graphql';
@@ -90,27 +88,17 @@ function refusal(error: AppError, nodes: readonly ASTNode[]): GraphQLError {
 }
 
 /**
- * Checks an operation before it runs. Subscriptions are served over the WebSocket, not HTTP. Variables
- * are checked with the same rules and messages as the REST door: `Invalid field <name>
- * in request <location>` (semantics §1.1, §7.2); graphql-js's own coercion messages
- * quote the submitted value (a password, a client secret), so no such message reaches
- * a client. A required variable that is missing is left to graphql-js, whose message
- * quotes no value.
+ * Checks an operation's variables before it runs, with the same rules and messages as
+ * the REST door: `Invalid field <name> in request <location>` (semantics §1.1, §7.2);
+ * graphql-js's own coercion messages quote the submitted value (a password, a client
+ * secret), so no such message reaches a client. A required variable that is missing is
+ * left to graphql-js, whose message quotes no value.
  */
-export function checkOperation(
+export function checkVariables(
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,
 ): void {
-  if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
-    throw new GraphQLError(
-      'Subscriptions run over the WebSocket at /graphql (graphql-ws protocol), not over HTTP',
-      {
-        nodes: [operation],
-        extensions: { http: { status: 400 } },
-      },
-    );
-  }
   forEachGivenVariable(schema, operation, variables, (definition, name, type, value) => {
     const problem = firstProblem(name, type, value);
     if (problem !== undefined)
@@ -120,8 +108,8 @@ export function checkOperation(
 
 /**
  * The operation's variables as graphql-js coerces them (defaults applied), refused as
- * {@link checkOperation} refuses them: for running a compiled operation, which then
- * coerces nothing again. A failure checkOperation leaves to graphql-js is thrown as
+ * {@link checkVariables} refuses them: for running a compiled operation, which then
+ * coerces nothing again. A failure checkVariables leaves to graphql-js is thrown as
  * graphql-js reports it.
  */
 export function checkedVariables(
@@ -131,7 +119,7 @@ export function checkedVariables(
 ): Record<string, unknown> {
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
   if (coerced.errors) {
-    checkOperation(schema, operation, variables);
+    checkVariables(schema, operation, variables);
     throw coerced.errors[0];
   }
   // Coercible; a scalar must also be storable (input objects are checked where they are used).
@@ -140,17 +128,4 @@ export function checkedVariables(
       throw refusal(validationError(locationOf(name, type), name), [definition]);
   });
   return coerced.coerced;
-}
-
-/** Apollo plugin: {@link checkOperation} once the operation is known, before anything runs. */
-export function requestChecksPlugin<Context extends object>(): ApolloServerPlugin<Context> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ schema, operation, request }) {
-          if (operation) checkOperation(schema, operation, request.variables ?? {});
-        },
-      };
-    },
-  };
 }

@@ -8,16 +8,15 @@ import {
   getOperationAST,
   type OperationDefinitionNode,
   parse,
-  specifiedRules,
-  validate,
 } from 'graphql';
 import { AppError } from '../common/errors/app-error';
 import { appErrorOf, type ErrorScope } from '../common/errors/render';
 import { SIZE_MAX } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { executeMutation } from './database-plugin';
-import { depthAndAliasRule, type GraphQLLimits, operationCost, queryLimitErrorOf } from './limits';
-import { checkedVariables, checkOperation } from './request-checks';
+import { type GraphQLLimits, operationCost, queryLimitErrorOf } from './limits';
+import { OperationChecks } from './preparation';
+import { checkedVariables, checkVariables } from './request-checks';
 import { compileSqlPlan, type SqlPlan } from './sql-plan/compile';
 
 /**
@@ -44,28 +43,27 @@ export interface PreparedOperation {
 export class OperationRunner {
   constructor(
     readonly schema: GraphQLSchema,
-    private readonly limits: GraphQLLimits,
+    limits: GraphQLLimits,
     /** The ORM's entity metadata: the columns compiled operations read. */
     private readonly metadata: MetadataStorage,
-  ) {}
+  ) {
+    this.checks = new OperationChecks(limits);
+  }
+
+  /** The checks every door makes (src/graphql/preparation.ts). */
+  private readonly checks: OperationChecks;
 
   /** Prepares a document of exactly one operation with one root field; throws when it is not valid GraphQL. */
   prepare(source: string, rootField: string): PreparedOperation {
+    const checked = this.checks.document(this.schema, source);
     let refusal: AppError | undefined;
-    let document: DocumentNode;
-    try {
-      document = parse(source, { maxTokens: this.limits.maxTokens });
-    } catch (error) {
-      refusal = queryLimitErrorOf(error);
-      if (!refusal) throw error;
-      document = parse(source);
-    }
-    const errors = validate(this.schema, document, [...specifiedRules, depthAndAliasRule(this.limits)]);
-    for (const error of errors) {
+    for (const error of checked.errors ?? []) {
       const limit = queryLimitErrorOf(error);
       if (!limit) throw new Error(`Persisted operation for ${rootField} is not valid: ${error.message}`);
       refusal ??= limit;
     }
+    // A document the configured limits refuse is still read: each run is refused as /graphql would.
+    const document = checked.document ?? parse(source);
     const operation = getOperationAST(document);
     if (!operation) throw new Error(`Persisted operation for ${rootField} must hold exactly one operation`);
     const worstCost = operationCost(this.schema, document, operation, { size: SIZE_MAX });
@@ -79,15 +77,19 @@ export class OperationRunner {
     variables: Record<string, unknown>,
     ctx: RequestContext,
   ): Promise<string> {
-    this.checkLimits(prepared, variables);
+    if (prepared.refusal) throw prepared.refusal;
     if (prepared.plan) {
-      const [json] = (await prepared.plan.run(ctx, this.coerce(prepared, variables, ctx))) ?? [];
+      const coerced = this.coerce(prepared, variables, ctx);
+      this.checkCost(prepared, variables, ctx);
+      const [json] = (await prepared.plan.run(ctx, coerced)) ?? [];
       if (json !== undefined) return json;
-    }
-    try {
-      checkOperation(this.schema, prepared.operation, variables);
-    } catch (error) {
-      throw appErrorOf(error, ctx);
+    } else {
+      try {
+        checkVariables(this.schema, prepared.operation, variables);
+      } catch (error) {
+        throw appErrorOf(error, ctx);
+      }
+      this.checkCost(prepared, variables, ctx);
     }
     const run = () =>
       execute({
@@ -123,14 +125,20 @@ export class OperationRunner {
     }
   }
 
-  /** The first checks `/graphql` makes before execution: the limits (the variables' come next). */
-  private checkLimits(prepared: PreparedOperation, variables: Record<string, unknown>): void {
-    if (prepared.refusal) throw prepared.refusal;
-    const { maxCost } = this.limits;
-    if (prepared.worstCost > maxCost) {
-      const cost = operationCost(this.schema, prepared.document, prepared.operation, variables);
-      if (cost > maxCost)
-        throw new AppError('system:query_too_complex', { limit: 'cost', value: cost, max: maxCost });
+  /**
+   * The cost check of every door (OperationChecks), measured only when the document
+   * could exceed the limit at the largest page size.
+   */
+  private checkCost(
+    prepared: PreparedOperation,
+    variables: Record<string, unknown>,
+    scope: ErrorScope,
+  ): void {
+    if (prepared.worstCost <= this.checks.limits.maxCost) return;
+    try {
+      this.checks.cost(this.schema, prepared.document, prepared.operation, variables);
+    } catch (error) {
+      throw appErrorOf(error, scope);
     }
   }
 }

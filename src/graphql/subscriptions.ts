@@ -1,15 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import {
-  type ExecutionArgs,
-  GraphQLError,
-  type GraphQLSchema,
-  getOperationAST,
-  parse,
-  specifiedRules,
-  validate,
-} from 'graphql';
+import { type ExecutionArgs, GraphQLError, type GraphQLSchema, getOperationAST } from 'graphql';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { AccountServices } from '../accounts/account-services';
@@ -20,7 +12,8 @@ import type { RequestScope } from '../common/request-scope';
 import type { SubscriptionLimits } from '../config';
 import { RequestContext } from '../context';
 import type { NotificationFeed } from '../notifications/live/notification-feed';
-import { depthAndAliasRule, type GraphQLLimits, queryLimitErrorOf } from './limits';
+import { type GraphQLLimits, queryLimitErrorOf } from './limits';
+import { OperationChecks } from './preparation';
 import { serveGraphQLWs, type SocketExtra } from './websocket-transport';
 
 /** WebSocket close codes of this service (4400-4499: the client's side, as HTTP's 4xx). */
@@ -155,6 +148,7 @@ export function attachSubscriptions(
   deps: SubscriptionServerDependencies,
 ): SubscriptionServer {
   const { schema, orm, accounts, log, feed, limits } = deps;
+  const checks = new OperationChecks(deps.graphqlLimits);
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
   /** The acknowledged connections, by socket. */
   const connections = new WeakMap<WebSocket, Connection>();
@@ -253,14 +247,9 @@ export function attachSubscriptions(
         const connection = connectionOf(ctx.extra);
         const refusal = usage.refusal(connection);
         if (refusal) return [new GraphQLError(refusal.message, { originalError: refusal })];
-        let document;
-        try {
-          document = parse(payload.query, { maxTokens: deps.graphqlLimits.maxTokens });
-        } catch (error) {
-          return [asGraphQLError(error)];
-        }
-        const errors = validate(schema, document, [...specifiedRules, depthAndAliasRule(deps.graphqlLimits)]);
-        if (errors.length > 0) return errors.map(asGraphQLError);
+        // The checks of every door (src/graphql/preparation.ts), as /graphql makes them.
+        const { document, errors } = checks.document(schema, payload.query);
+        if (!document) return (errors ?? []).map(asGraphQLError);
         const operation = getOperationAST(document, payload.operationName);
         if (operation?.operation !== 'subscription') {
           return [
@@ -271,6 +260,11 @@ export function attachSubscriptions(
               },
             ),
           ];
+        }
+        try {
+          checks.operation(schema, document, operation, payload.variables ?? {});
+        } catch (error) {
+          return [asGraphQLError(error)];
         }
         usage.subscribed(connection);
         clearTimeout(connection.idle);

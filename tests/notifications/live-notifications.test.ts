@@ -7,6 +7,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { type Client, type ClientOptions, createClient } from 'graphql-ws';
 import type { Logger } from 'pino';
 import pino from 'pino';
+import { getOperationAST, parse } from 'graphql';
 import WebSocket from 'ws';
 import type { User } from '../../src/accounts/user.entity';
 import { buildApp } from '../../src/app';
@@ -14,7 +15,9 @@ import { loadConfig } from '../../src/config';
 import type { SubscriptionServer } from '../../src/graphql/subscriptions';
 import { RequestContext } from '../../src/context';
 import { createFollow } from '../../src/follows/follow.service';
+import { operationCost } from '../../src/graphql/limits';
 import { createLogger } from '../../src/logger';
+import { buildAppSchema } from '../../src/schema';
 import { startLiveNotifications } from '../../src/notifications/live/notification-feed';
 import { NotificationFields } from '../../src/notifications/notification.fragments';
 import { documentOf } from '../../src/rest/fragments';
@@ -495,6 +498,118 @@ describe('connecting to live notifications', () => {
     const query = live(instance.url, token, '{ notificationCount { unseen } }');
     await expect(query.next()).rejects.toEqual([
       expect.objectContaining({ extensions: expect.objectContaining({ code: 'system:validation_error' }) }),
+    ]);
+  });
+});
+
+describe('subscription documents', () => {
+  // Low limits: the feed's document is deeper than they allow, the count's costlier.
+  const MAX_DEPTH = 2;
+  const MAX_COST = 1;
+  let instance: Instance;
+  let token: string;
+
+  beforeAll(async () => {
+    instance = await startInstance({
+      GRAPHQL_MAX_DEPTH: String(MAX_DEPTH),
+      GRAPHQL_MAX_COST: String(MAX_COST),
+    });
+  });
+
+  afterAll(() => instance?.close());
+
+  beforeEach(async () => {
+    await resetDatabase(instance.orm);
+    token = await buildToken(instance.orm, await buildUser(instance.orm));
+  });
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((client) => client.dispose()));
+  });
+
+  /** The errors a subscription is refused with (it must be refused). */
+  async function refusalOf(query: string, variables: Record<string, unknown> = {}): Promise<unknown> {
+    const results = openClient(instance.url, token).iterate({ query, variables });
+    try {
+      await results.next();
+    } catch (errors) {
+      return errors;
+    }
+    throw new Error(`not refused: ${query}`);
+  }
+
+  /** The errors /graphql answers `query` with, as a client reads them. */
+  async function graphqlRefusal(query: string, variables: Record<string, unknown> = {}): Promise<unknown> {
+    const res = await gql(instance.app, query, variables, { token });
+    expect(res.status).toBe(400);
+    return res.body.errors.map(
+      ({ message, extensions }: { message: string; extensions: { code: string } }) => ({
+        message,
+        extensions: { code: extensions.code },
+      }),
+    );
+  }
+
+  const shapeOf = (errors: unknown) =>
+    (errors as { message: string; extensions: { code: string } }[]).map(({ message, extensions }) => ({
+      message,
+      extensions: { code: extensions.code },
+    }));
+
+  it('over the depth limit: refused as /graphql refuses a query as deep', async () => {
+    const refused = shapeOf(await refusalOf(created));
+    expect(refused).toEqual([
+      {
+        message: `Query too complex: depth is 3, the maximum is ${MAX_DEPTH}`,
+        extensions: { code: 'system:query_too_complex' },
+      },
+    ]);
+    expect(await graphqlRefusal('{ manga(slug: "any") { genres { slug } } }')).toEqual([
+      {
+        message: `Query too complex: depth is 3, the maximum is ${MAX_DEPTH}`,
+        extensions: { code: 'system:query_too_complex' },
+      },
+    ]);
+  });
+
+  it('over the cost limit: refused with its cost, as /graphql refuses a query', async () => {
+    const schema = await buildAppSchema();
+    const document = parse(counts);
+    const cost = operationCost(schema, document, getOperationAST(document)!, {});
+    expect(cost).toBeGreaterThan(MAX_COST);
+    expect(shapeOf(await refusalOf(counts))).toEqual([
+      {
+        message: `Query too complex: cost is ${cost}, the maximum is ${MAX_COST}`,
+        extensions: { code: 'system:query_too_complex' },
+      },
+    ]);
+  });
+
+  it('with a variable that does not coerce: refused as /graphql refuses it, quoting no value', async () => {
+    const variables = { on: 'secret-yes' };
+    const refused = shapeOf(
+      await refusalOf(
+        'subscription ($on: Boolean!) { notificationCount { unseen @include(if: $on) } }',
+        variables,
+      ),
+    );
+    expect(refused).toEqual(
+      await graphqlRefusal('query ($on: Boolean!) { __typename @include(if: $on) }', variables),
+    );
+    expect(refused).toEqual([
+      { message: expect.stringContaining('on'), extensions: { code: 'system:validation_error' } },
+    ]);
+    expect(JSON.stringify(refused)).not.toContain('secret-yes');
+  });
+
+  it('with @include on its root field reading a variable: refused, not a failure of the connection', async () => {
+    const refused = shapeOf(
+      await refusalOf('subscription ($on: Boolean!) { notificationCount @include(if: $on) { unseen } }', {
+        on: true,
+      }),
+    );
+    expect(refused).toEqual([
+      { message: expect.stringContaining('$on'), extensions: { code: 'system:validation_error' } },
     ]);
   });
 });
