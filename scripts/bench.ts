@@ -53,6 +53,8 @@ interface Scenario {
   floor?: Record<string, unknown>;
   /** For a `/graphql` scenario sending a route's own document: that route's scenario, whose JSON it must answer. */
   sameAs?: string;
+  /** `Accept-Encoding` of the requests (none by default: answers uncompressed). */
+  encoding?: string;
 }
 
 /** The contract route's own document sent to `/graphql`, unpersisted, as a frontend would send it. */
@@ -306,6 +308,16 @@ function restScenarios(d: Data): Scenario[] {
       body: {},
       floor: { page: 1, size: 100, input: {} },
     },
+    // The same page compressed (the HTTP layer's br or gzip, COMPRESSION_MIN_BYTES).
+    ...['br', 'gzip'].map((encoding): Scenario => ({
+      name: `#3 novels, size 100, ${encoding}`,
+      contract: 3,
+      method: 'POST',
+      path: '/novel?size=100',
+      body: {},
+      encoding,
+      sameAs: '#3 novels, size 100',
+    })),
     // Worst case: with the demo vocabulary ("<noun> of <name>") this matches nearly every novel.
     {
       name: '#3 novels, text query',
@@ -376,7 +388,9 @@ function restScenarios(d: Data): Scenario[] {
 }
 
 const call = (app: Parameters<typeof request>[0], scenario: Scenario) => {
-  const test = scenario.method === 'GET' ? request(app).get(scenario.path) : request(app).post(scenario.path);
+  const test = (
+    scenario.method === 'GET' ? request(app).get(scenario.path) : request(app).post(scenario.path)
+  ).set('Accept-Encoding', scenario.encoding ?? 'identity');
   return scenario.body === undefined ? test : test.send(scenario.body as object);
 };
 
@@ -412,10 +426,13 @@ async function inspect(url: string, list: Scenario[]) {
         throw new Error(`${scenario.name}: ${JSON.stringify(res.body.errors)}`);
       counts.set(scenario.name, count);
       bodies.set(scenario.name, res.body);
+      if (scenario.encoding && res.headers['content-encoding'] !== scenario.encoding)
+        throw new Error(`${scenario.name}: answered ${res.headers['content-encoding'] ?? 'uncompressed'}`);
       if (scenario.sameAs) {
-        const data = Object.values(res.body.data as object)[0] as unknown;
+        const data =
+          scenario.path === '/graphql' ? (Object.values(res.body.data as object)[0] as unknown) : res.body;
         if (!isDeepStrictEqual(data, bodies.get(scenario.sameAs)))
-          throw new Error(`${scenario.name}: /graphql answers other JSON than REST`);
+          throw new Error(`${scenario.name}: answers other JSON than ${scenario.sameAs}`);
       }
       if (!scenario.floor) continue;
       const route = restRoutes.find((r) => r.contract === scenario.contract)!;
@@ -452,13 +469,16 @@ function startFloor(url: string, port: number, statements: object[]): Promise<Ch
   );
 }
 
-async function load(port: number, path: string, scenario: Pick<Scenario, 'method' | 'body'>) {
+async function load(port: number, path: string, scenario: Pick<Scenario, 'method' | 'body' | 'encoding'>) {
+  const headers = {
+    ...(scenario.encoding ? { 'accept-encoding': scenario.encoding } : {}),
+    ...(scenario.body === undefined ? {} : { 'content-type': 'application/json' }),
+  };
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${path}`,
     method: scenario.method,
-    ...(scenario.body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(scenario.body) }),
+    headers,
+    ...(scenario.body === undefined ? {} : { body: JSON.stringify(scenario.body) }),
     connections: CONNECTIONS,
     duration: SECONDS,
     // As ../shared/bench/side-by-side.sh loads: one thread of load would itself be the limit.

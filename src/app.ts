@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { type AccountServices, createAccountServices } from './accounts/account-services';
 import type { ClientSecretBox } from './clients/client-secret-box';
 import { AppError, languageOf, validationError } from './common/errors/app-error';
-import { asAppError, formatGraphQLError } from './common/errors/render';
+import { formatGraphQLError } from './common/errors/render';
 import { requestScope } from './common/request-scope';
 import type { Config } from './config';
 import { RequestContext } from './context';
@@ -18,23 +18,14 @@ import { databasePlugin, forgetLoadedBeforeMutationFields } from './graphql/data
 import { graphqlLimitsOf } from './graphql/limits';
 import { OperationChecks, operationChecksPlugin } from './graphql/preparation';
 import { OperationRunner } from './graphql/runner';
-import { checkReplicas } from './db/replicas';
 import { attachSubscriptions, type SubscriptionServer } from './graphql/subscriptions';
 import type { NotificationBus } from './notifications/live/notification-bus';
 import { type NotificationFeed, startLiveNotifications } from './notifications/live/notification-feed';
 import { playgroundRouter } from './graphql/playground';
-import {
-  contextOf,
-  type Handler,
-  hasReadableTarget,
-  headerOf,
-  readJsonBody,
-  sendError,
-  sendJson,
-  sendRequestError,
-  setContext,
-} from './http';
-import { graphqlMethods, optionsHandler, rejectBrokenEncoding } from './http/methods';
+import { contextOf, type Handler, headerOf, readJsonBody, sendRequestError, setContext } from './http';
+import { compressAnswers, httpLayer } from './http/layer';
+import { healthChecks } from './http/health';
+import { methodsHandler } from './http/methods';
 import { corsMiddleware } from './http/cors';
 import { startRequestLog } from './http/request-log';
 import { series } from './http/series';
@@ -126,52 +117,14 @@ export async function buildApp({
   const table = new RouteTable(routes);
   const rateLimit = createRateLimit(config, log, table);
   const cors = corsMiddleware(config);
-  // Every request: its context and log line, CORS, the time limit.
-  const opening = series(
-    requestContext(orm, accounts, log, live.bus),
-    ...(cors ? [cors] : []),
-    requestTimeout(config.requestTimeoutMs),
-  );
 
-  // The REST paths, the busiest door, skip express: its router and its request and
-  // response prototypes cost more per request than the cheapest reads themselves.
-  const restDoor = series(
-    opening,
-    rateLimit.handler,
-    restRouter(
-      table,
-      new OperationRunner(schema, checks.limits, orm.getMetadata()),
-      config.cacheMaxAgeSeconds,
-    ),
-  );
-
+  // What express serves: GraphQL, the playground, the docs. The cross-cutting steps run
+  // before, in the HTTP layer, once per request.
   const app = express();
   app.disable('x-powered-by');
   app.set('strict routing', true);
   app.set('case sensitive routing', true);
-  app.use(opening);
-
-  app.get('/healthz', (_req, res) => sendJson(res, 200, { status: 'ok' }));
-  // Ready while the primary answers; replicas are reported, and one that is down is skipped.
-  app.get('/readyz', async (_req, res) => {
-    const [primary, replicas] = await Promise.all([
-      orm.em
-        .getConnection()
-        .execute('select 1')
-        .then(() => 'ok' as const)
-        .catch(() => 'unavailable' as const),
-      checkReplicas(orm),
-    ]);
-    sendJson(res, primary === 'ok' ? 200 : 503, {
-      status: primary,
-      ...(replicas.length > 0 && { replicas }),
-    });
-  });
-
-  // After the health checks: they are never rate limited.
-  app.use(series(rateLimit.handler, rejectBrokenEncoding, optionsHandler));
   app.use(playgroundRouter());
-  app.all('/graphql', graphqlMethods);
   app.post(
     '/graphql',
     readJsonBody((req, res) => sendRequestError(req, res, validationError('body'))),
@@ -187,23 +140,26 @@ export async function buildApp({
   });
   app.use(openApiRouter(schema, routes));
 
-  app.use((req, res) => sendError(res, new AppError('system:not_found'), contextOf(req).language));
-  app.use((error: unknown, req: IncomingMessage, res: ServerResponse, _next: unknown) =>
-    answerError(error, req, res),
-  );
-
-  // An absolute-form target that is no valid URL (`GET http://[::1/x`, which Node's HTTP
-  // parser lets through) names nothing; express would answer it with its own HTML page.
-  const unreadable = series(opening, rateLimit.handler, (req, res) =>
-    sendRequestError(req, res, new AppError('system:not_found')),
-  );
-
-  const listener: RequestListener = (req, res) => {
-    const door = table.matchRequest(req) ? restDoor : hasReadableTarget(req) ? undefined : unreadable;
-    if (!door) return void app(req, res);
-    // Every request a door takes is answered there, or fails.
-    door(req, res, (error) => answerError(error ?? new Error('request left unanswered'), req, res));
-  };
+  const listener = httpLayer({
+    opening: series(
+      requestContext(orm, accounts, log, live.bus),
+      ...(cors ? [cors] : []),
+      requestTimeout(config.requestTimeoutMs),
+    ),
+    unlimited: healthChecks(orm),
+    rateLimit: rateLimit.handler,
+    methods: methodsHandler(table),
+    compression: config.compressionMinBytes > 0 ? compressAnswers(config.compressionMinBytes) : undefined,
+    // The busiest door skips express: its router and its request and response prototypes
+    // cost more per request than the cheapest reads themselves.
+    rest: restRouter(
+      table,
+      new OperationRunner(schema, checks.limits, orm.getMetadata()),
+      config.cacheMaxAgeSeconds,
+    ),
+    // express passes what it does not serve, and its errors, on to the layer.
+    others: (req, res, next) => app(req as express.Request, res as express.Response, next),
+  });
 
   return {
     app: listener,
@@ -269,21 +225,4 @@ function requestTimeout(ms: number): Handler {
     res.on('close', () => clearTimeout(timer));
     next();
   };
-}
-
-/**
- * An oversized body (413) and any other error a handler passed on. An answer already
- * given stays: a request answered 408 whose operation ends later (Apollo then finds the
- * headers sent) is not an error; one cut short mid-answer is logged and closed.
- */
-function answerError(error: unknown, req: IncomingMessage, res: ServerResponse): void {
-  if (res.headersSent) {
-    if (res.writableEnded) return;
-    contextOf(req).log.error({ err: error }, 'failed while answering; connection closed');
-    res.destroy();
-    return;
-  }
-  if ((error as { type?: unknown }).type === 'entity.too.large')
-    sendRequestError(req, res, new AppError('system:payload_too_large'));
-  else sendRequestError(req, res, asAppError(error, contextOf(req)));
 }

@@ -33,6 +33,8 @@ export interface Config {
   readonly subscriptions: SubscriptionLimits;
   /** `max-age` of anonymous catalog GET responses, in seconds. */
   readonly cacheMaxAgeSeconds: number;
+  /** Answers from this many bytes on are compressed when the client accepts `br` or `gzip`; 0: never. */
+  readonly compressionMinBytes: number;
   readonly requestTimeoutMs: number;
   /**
    * How far the JavaScript heap may grow past the live data before a full collection, in
@@ -391,6 +393,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: Object.freeze(corsOrigins(env)),
     subscriptions: subscriptionLimits(env),
     cacheMaxAgeSeconds: integer(env, 'CACHE_MAX_AGE_SECONDS', 60, 0, 31536000),
+    compressionMinBytes: integer(env, 'COMPRESSION_MIN_BYTES', 1024, 0, 1073741824),
     requestTimeoutMs,
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 0, 0, 1000),
     ...databaseTimeouts(env, requestTimeoutMs),

@@ -121,8 +121,17 @@ export function readJsonBody(refused: Handler): Handler {
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
+/** A response's cache headers by its status, decided when it is written (src/http/caching.ts). */
+const cacheRules = new WeakMap<ServerResponse, (status: number) => void>();
+
+/** Sets the rule that writes `res`'s cache headers once its status is known. */
+export function setCacheRule(res: ServerResponse, rule: (status: number) => void): void {
+  cacheRules.set(res, rule);
+}
+
 /** Writes a JSON body with its status, type and length (Node sends no body to a HEAD). */
 function sendJsonBody(res: ServerResponse, status: number, body: Buffer | string): void {
+  cacheRules.get(res)?.(status);
   res.statusCode = status;
   res.setHeader('Content-Type', JSON_CONTENT_TYPE);
   res.setHeader('Content-Length', Buffer.byteLength(body));
@@ -138,6 +147,7 @@ export function sendJsonText(req: IncomingMessage, res: ServerResponse, json: st
   const tag = etag(body, { weak: true });
   res.setHeader('ETag', tag);
   if ((req.method === 'GET' || req.method === 'HEAD') && fresh(req.headers, { etag: tag })) {
+    cacheRules.get(res)?.(304);
     res.statusCode = 304;
     res.end();
     return;

@@ -1,26 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import vary from 'vary';
-import { contextOf } from '../http';
+import { contextOf, setCacheRule } from '../http';
 import type { RestRoute } from '../rest/route';
 
-type WriteHead = ServerResponse['writeHead'];
-
-/** Runs `decide` once, just before the status line and headers are written. */
-function beforeHeaders(res: ServerResponse, decide: (status: number) => void): void {
-  const original = res.writeHead as (...args: unknown[]) => ServerResponse;
-  let done = false;
-  res.writeHead = function writeHead(this: ServerResponse, ...args: unknown[]) {
-    if (!done) {
-      done = true;
-      decide(typeof args[0] === 'number' ? args[0] : this.statusCode);
-    }
-    return original.apply(this, args);
-  } as WriteHead;
-}
-
 /**
- * Cache headers of one REST GET route, set before it runs. A successful answer to an anonymous caller
- * (no raw `auth` header or cookie; the token is never resolved here, semantics §7.20)
+ * Cache headers of one REST GET route, set as its answer is written. A successful
+ * answer to an anonymous caller (no raw `auth` header or cookie; the token is never
+ * resolved here, semantics §7.20)
  * on a route with authentication `none` or `optional` is `public, max-age=N`; with a
  * token present it is `private, no-store`; errors are `no-store` without an ETag.
  * A successful answer carries its weak ETag, and a matching `If-None-Match` is
@@ -33,9 +19,10 @@ export function cacheHeaders(
   const publicValue = `public, max-age=${maxAgeSeconds}`;
   return (req, res) => {
     const anonymous = !contextOf(req).auth.rawToken;
-    beforeHeaders(res, (status) => {
-      vary(res, 'auth');
-      vary(res, 'Cookie');
+    vary(res, 'auth');
+    vary(res, 'Cookie');
+    // Every answer of the route is written by the JSON writers of src/http.ts, which apply the rule.
+    setCacheRule(res, (status) => {
       const ok = (status >= 200 && status < 300) || status === 304;
       if (!ok) {
         res.removeHeader('ETag');

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../common/errors/app-error';
-import { type Handler, pathOf, sendRequestError } from '../http';
+import { type Handler, hasReadableTarget, pathOf, sendRequestError } from '../http';
 
 /** The methods of `/graphql`: GET (the playground and GET queries, so HEAD too) and POST. */
 const GRAPHQL_METHODS = ['GET', 'HEAD', 'POST'];
@@ -20,22 +20,23 @@ export function refuseMethod(req: IncomingMessage, res: ServerResponse, allow: s
 
 const GRAPHQL_ALLOW = allowHeader(GRAPHQL_METHODS);
 
-/** `/graphql` with any method but GET, HEAD and POST: 405 (Apollo itself would fail without a body). */
-export const graphqlMethods: Handler = (req, res, next) => {
-  if (GRAPHQL_METHODS.includes(req.method ?? '')) next();
-  else refuseMethod(req, res, GRAPHQL_ALLOW);
-};
-
 /**
- * OPTIONS outside the REST paths (the REST door answers those 405 with their `Allow`),
- * when it is not a CORS preflight the configuration allows (answered before): 405 on
- * `/graphql`, else 404.
+ * The methods of every path, answered once for all of them: a REST path (from the route
+ * table) or `/graphql` with a method it does not serve answers 405 with `Allow`, OPTIONS
+ * included when CORS did not answer it as a preflight; OPTIONS elsewhere is 404.
  */
-export const optionsHandler: Handler = (req, res, next) => {
-  if (req.method !== 'OPTIONS') return next();
-  if (pathOf(req) === '/graphql') refuseMethod(req, res, GRAPHQL_ALLOW);
-  else sendRequestError(req, res, new AppError('system:not_found'));
-};
+export function methodsHandler(table: {
+  matchRequest(req: IncomingMessage): { params: unknown } | { allow: string } | undefined;
+}): Handler {
+  return (req, res, next) => {
+    const match = table.matchRequest(req);
+    if (match) return 'allow' in match ? refuseMethod(req, res, match.allow) : next();
+    if (pathOf(req) === '/graphql')
+      return GRAPHQL_METHODS.includes(req.method ?? '') ? next() : refuseMethod(req, res, GRAPHQL_ALLOW);
+    if (req.method === 'OPTIONS') sendRequestError(req, res, new AppError('system:not_found'));
+    else next();
+  };
+}
 
 /**
  * Whether the path's %-encoding is broken (`%zz`, a lone `%`, `%FF`): such a path names
@@ -50,8 +51,14 @@ function hasBrokenEncoding(path: string): boolean {
   }
 }
 
-/** 404 `system:not_found` for a path with broken %-encoding, before any router decodes its parameters. */
-export const rejectBrokenEncoding: Handler = (req, res, next) => {
-  if (hasBrokenEncoding(pathOf(req))) sendRequestError(req, res, new AppError('system:not_found'));
+/**
+ * 404 `system:not_found` for a target that names nothing: no readable URL (an
+ * absolute-form target such as `GET http://[::1/x`, which Node's HTTP parser lets
+ * through and express would answer with its own HTML page), or a path with broken
+ * %-encoding, before any router decodes its parameters.
+ */
+export const rejectUnreadableTarget: Handler = (req, res, next) => {
+  if (!hasReadableTarget(req) || hasBrokenEncoding(pathOf(req)))
+    sendRequestError(req, res, new AppError('system:not_found'));
   else next();
 };

@@ -12,7 +12,6 @@ import {
   sendJsonText,
 } from '../http';
 import { cacheHeaders } from '../http/caching';
-import { refuseMethod } from '../http/methods';
 import { validateRouteInput } from './input-validation';
 import type { RestRoute, RouteInput } from './route';
 import type { RouteTable } from './route-table';
@@ -71,8 +70,7 @@ function routeHandler(route: RestRoute, runner: OperationRunner, cacheMaxAgeSeco
 
 /**
  * The REST router: every route of the table, found by one look-up (literal segments win
- * over parameters); a known path with another method (OPTIONS too, unless CORS answered
- * it as a preflight) answers 405 with `Allow`.
+ * over parameters); other methods of its paths were answered before (src/http/methods.ts).
  */
 export function restRouter(table: RouteTable, runner: OperationRunner, cacheMaxAgeSeconds: number): Handler {
   const handlers = new Map(
@@ -80,8 +78,7 @@ export function restRouter(table: RouteTable, runner: OperationRunner, cacheMaxA
   );
   return (req, res, next) => {
     const match = table.matchRequest(req);
-    if (!match) next();
-    else if (!match.route) refuseMethod(req, res, match.allow);
-    else handlers.get(match.route)!(req, res, next, match.params);
+    if (match?.route) handlers.get(match.route)!(req, res, next, match.params);
+    else next();
   };
 }
