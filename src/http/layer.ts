@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import compression from 'compression';
+import vary from 'vary';
 import { AppError } from '../common/errors/app-error';
 import { asAppError } from '../common/errors/render';
 import { contextOf, type Handler, sendRequestError } from '../http';
@@ -46,9 +47,20 @@ export function httpLayer(steps: HttpLayerSteps): RequestListener {
     );
 }
 
-/** Answers compressed (`br` or `gzip`, by `Accept-Encoding`) from `minBytes` of body on. */
+/**
+ * Answers compressed (`br` or `gzip`, by `Accept-Encoding`) from `minBytes` of body on.
+ * A request that accepts neither skips the compression middleware, which costs the
+ * fastest reads about a tenth of their throughput even when it compresses nothing.
+ */
 export function compressAnswers(minBytes: number): Handler {
-  return compression({ threshold: minBytes }) as Handler;
+  const compress = compression({ threshold: minBytes }) as Handler;
+  return (req, res, next) => {
+    // Every answer varies by it, compressed or not (set first: the same header order either way).
+    vary(res, 'Accept-Encoding');
+    const accepted = req.headers['accept-encoding'];
+    if (accepted && (accepted.includes('br') || accepted.includes('gzip'))) return compress(req, res, next);
+    next();
+  };
 }
 
 /**

@@ -109,9 +109,12 @@ describe('compressed answers', () => {
     const small = await send(compressing, 'GET', '/healthz', { 'Accept-Encoding': 'br' });
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(small.body.toString())).toEqual({ status: 'ok' });
-    const unasked = await novelPage(compressing);
-    expect(unasked.status).toBe(200);
-    expect(unasked.headers['content-encoding']).toBeUndefined();
+    for (const encoding of [undefined, 'identity', 'deflate']) {
+      const unasked = await novelPage(compressing, encoding);
+      expect(unasked.status).toBe(200);
+      expect(unasked.headers['content-encoding']).toBeUndefined();
+      expect(unasked.headers['vary']).toMatch(/Accept-Encoding/);
+    }
   });
 
   it('never with COMPRESSION_MIN_BYTES=0', async () => {
