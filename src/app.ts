@@ -1,16 +1,14 @@
 import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { parseCookie } from 'cookie';
 import express from 'express';
 import type { Logger } from 'pino';
 import { type AccountServices, createAccountServices } from './accounts/account-services';
 import type { ClientSecretBox } from './clients/client-secret-box';
-import { AppError, languageOf, validationError } from './common/errors/app-error';
+import { AppError, languageOf } from './common/errors/app-error';
 import { formatGraphQLError } from './common/errors/render';
-import { requestScope } from './common/request-scope';
 import type { Config } from './config';
 import { RequestContext } from './context';
 import { CompiledQueries, stringifyResult } from './graphql/compiled-queries';
@@ -21,8 +19,9 @@ import { OperationRunner } from './graphql/runner';
 import { attachSubscriptions, type SubscriptionServer } from './graphql/subscriptions';
 import type { NotificationBus } from './notifications/live/notification-bus';
 import { type NotificationFeed, startLiveNotifications } from './notifications/live/notification-feed';
+import { graphqlDoor } from './graphql/graphql-door';
 import { playgroundRouter } from './graphql/playground';
-import { contextOf, type Handler, headerOf, readJsonBody, sendRequestError, setContext } from './http';
+import { contextOf, type Handler, headerOf, sendRequestError, setContext } from './http';
 import { compressAnswers, httpLayer } from './http/layer';
 import { healthChecks } from './http/health';
 import { methodsHandler } from './http/methods';
@@ -52,9 +51,9 @@ export interface AppDependencies {
 
 export interface App {
   /**
-   * The request listener: the REST door answers the REST table's paths on Node's own
-   * request and response; everything else (GraphQL, the playground, the docs, the
-   * health checks, unknown paths) goes to express.
+   * The request listener (src/http/layer.ts): the REST door and the GraphQL door answer
+   * their paths on Node's own request and response; the playground and the docs are
+   * express's.
    */
   app: RequestListener;
   apollo: ApolloServer<RequestContext>;
@@ -118,26 +117,13 @@ export async function buildApp({
   const rateLimit = createRateLimit(config, log, table);
   const cors = corsMiddleware(config);
 
-  // What express serves: GraphQL, the playground, the docs. The cross-cutting steps run
+  // What express serves: the playground and the docs. The cross-cutting steps run
   // before, in the HTTP layer, once per request.
   const app = express();
   app.disable('x-powered-by');
   app.set('strict routing', true);
   app.set('case sensitive routing', true);
   app.use(playgroundRouter());
-  app.post(
-    '/graphql',
-    readJsonBody((req, res) => sendRequestError(req, res, validationError('body'))),
-  );
-  // Exactly /graphql: anything below it (a trailing slash, unknown assets) is the app's 404.
-  const graphql = expressMiddleware(apollo, { context: async ({ req }) => contextOf(req) });
-  // Apollo's error formatter gets no context: it finds the request's facts in the scope (only
-  // those: an async resource first made inside, a pooled socket say, keeps the scope's value).
-  app.all('/graphql', (req, res, next) => {
-    const { requestId, language, log: requestLog } = contextOf(req);
-    // Returned: express 5 passes a rejection on to the error handler.
-    return requestScope.run({ requestId, language, log: requestLog }, () => graphql(req, res, next));
-  });
   app.use(openApiRouter(schema, routes));
 
   const listener = httpLayer({
@@ -150,13 +136,14 @@ export async function buildApp({
     rateLimit: rateLimit.handler,
     methods: methodsHandler(table),
     compression: config.compressionMinBytes > 0 ? compressAnswers(config.compressionMinBytes) : undefined,
-    // The busiest door skips express: its router and its request and response prototypes
+    // The API's doors skip express: its router and its request and response prototypes
     // cost more per request than the cheapest reads themselves.
     rest: restRouter(
       table,
       new OperationRunner(schema, checks.limits, orm.getMetadata()),
       config.cacheMaxAgeSeconds,
     ),
+    graphql: graphqlDoor(apollo),
     // express passes what it does not serve, and its errors, on to the layer.
     others: (req, res, next) => app(req as express.Request, res as express.Response, next),
   });

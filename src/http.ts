@@ -129,30 +129,43 @@ export function setCacheRule(res: ServerResponse, rule: (status: number) => void
   cacheRules.set(res, rule);
 }
 
-/** Writes a JSON body with its status, type and length (Node sends no body to a HEAD). */
-function sendJsonBody(res: ServerResponse, status: number, body: Buffer | string): void {
+/** Writes a body whose Content-Type is set, with its status and length (Node sends no body to a HEAD). */
+function sendBody(res: ServerResponse, status: number, body: Buffer | string): void {
   cacheRules.get(res)?.(status);
   res.statusCode = status;
-  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);
 }
 
+function sendJsonBody(res: ServerResponse, status: number, body: Buffer | string): void {
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+  sendBody(res, status, body);
+}
+
 /**
- * Answers 200 with JSON already rendered (an operation's result), with its weak ETag; a
- * GET or HEAD whose `If-None-Match` matches it is answered 304 without a body.
+ * Answers `status` with a body already rendered, its Content-Type set. A successful
+ * answer to a GET or HEAD carries its weak ETag, and one whose `If-None-Match` matches it
+ * is answered 304 without a body (other methods have no conditional form to serve).
  */
-export function sendJsonText(req: IncomingMessage, res: ServerResponse, json: string): void {
-  const body = Buffer.from(json);
-  const tag = etag(body, { weak: true });
-  res.setHeader('ETag', tag);
-  if ((req.method === 'GET' || req.method === 'HEAD') && fresh(req.headers, { etag: tag })) {
-    cacheRules.get(res)?.(304);
-    res.statusCode = 304;
-    res.end();
-    return;
+export function sendRendered(req: IncomingMessage, res: ServerResponse, status: number, text: string): void {
+  const body = Buffer.from(text);
+  if ((req.method === 'GET' || req.method === 'HEAD') && status >= 200 && status < 300) {
+    const tag = etag(body, { weak: true });
+    res.setHeader('ETag', tag);
+    if (fresh(req.headers, { etag: tag })) {
+      cacheRules.get(res)?.(304);
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
   }
-  sendJsonBody(res, 200, body);
+  sendBody(res, status, body);
+}
+
+/** Answers 200 with JSON already rendered (an operation's result), as {@link sendRendered} does. */
+export function sendJsonText(req: IncomingMessage, res: ServerResponse, json: string): void {
+  res.setHeader('Content-Type', JSON_CONTENT_TYPE);
+  sendRendered(req, res, 200, json);
 }
 
 /** Sends `body` as JSON with its status (the health checks, the error bodies). */

@@ -4,7 +4,7 @@
  * (no CDN, works offline). The schema docs come from introspection.
  */
 import { join } from 'node:path';
-import { type Request, type RequestHandler, Router } from 'express';
+import { type RequestHandler, Router } from 'express';
 import { type AssetFile, moduleDir, mountPageAssets, packageDir, sendFresh } from '../http/page-assets';
 
 /** Served file name → absolute path and content type. */
@@ -53,22 +53,10 @@ export const PLAYGROUND_HTML = `<!doctype html>
 </html>
 `;
 
-/** Browsers navigating to /graphql; API clients (JSON, GraphQL responses) go on to Apollo. */
-const wantsHtml = (req: Request) =>
-  req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html';
-
-/** GET /graphql (HTML) and GET /graphql/assets/*; mount before Apollo's middleware. */
+/** GET /graphql for browsers (the GraphQL door passes them on) and GET /graphql/assets/*. */
 export function playgroundRouter(): Router {
   const router = Router({ strict: true, caseSensitive: true });
-  const page: RequestHandler = (req, res, next) => {
-    if (!wantsHtml(req)) {
-      // GET queries go on to Apollo, which needs a parsed body (and applies its CSRF checks).
-      req.body ??= {};
-      next();
-      return;
-    }
-    sendFresh(res, 'html', PLAYGROUND_HTML);
-  };
+  const page: RequestHandler = (_req, res) => sendFresh(res, 'html', PLAYGROUND_HTML);
   router.get('/graphql', page);
   mountPageAssets(router, ASSETS, { name: 'playground.js', source: PLAYGROUND_SCRIPT }, assetTable());
   return router;

@@ -19,7 +19,9 @@ export interface HttpLayerSteps {
   compression?: Handler;
   /** The REST router, which passes on the paths it does not serve. */
   rest: Handler;
-  /** Everything else (GraphQL, the playground, the docs); passes on what it does not serve. */
+  /** `/graphql` over HTTP (Apollo Server); passes the playground's page requests on. */
+  graphql: Handler;
+  /** Everything else (the playground, the docs); passes on what it does not serve. */
   others: Handler;
 }
 
@@ -36,6 +38,7 @@ export function httpLayer(steps: HttpLayerSteps): RequestListener {
     steps.methods,
     ...(steps.compression ? [steps.compression] : []),
     steps.rest,
+    steps.graphql,
     rejectUnreadableTarget,
     steps.others,
   );

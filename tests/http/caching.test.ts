@@ -85,6 +85,43 @@ describe('HTTP caching', () => {
   });
 });
 
+describe('the GraphQL door', () => {
+  const query = '{ manga(slug: "cached-manga") { slug } }';
+  const getQuery = (method: 'get' | 'head') => {
+    const target = `/graphql?query=${encodeURIComponent(query)}`;
+    const test = method === 'get' ? request(plain.app).get(target) : request(plain.app).head(target);
+    return test.set('Accept', 'application/json').set('apollo-require-preflight', 'true');
+  };
+
+  it('answers GET queries with a weak ETag and 304 on If-None-Match, HEAD as GET without a body', async () => {
+    const get = await getQuery('get').expect(200);
+    expect(get.body.data).toEqual({ manga: { slug: 'cached-manga' } });
+    const etag = get.headers['etag'];
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await getQuery('get').set('If-None-Match', etag).expect(304);
+    expect(again.text).toBe('');
+
+    const head = await getQuery('head').expect(200);
+    expect(head.text ?? '').toBe('');
+    for (const header of ['etag', 'content-length', 'content-type', 'cache-control'])
+      expect([header, head.headers[header]]).toEqual([header, get.headers[header]]);
+  });
+
+  it('sends no ETag with answers to POST, on either door (no conditional POST exists)', async () => {
+    const graphql = await gql(plain.app, query).expect(200);
+    expect(graphql.headers['etag']).toBeUndefined();
+    const novels = await rest(plain.app, 'POST', '/novel', {}).expect(200);
+    expect(novels.headers['etag']).toBeUndefined();
+  });
+
+  it('leaves a browser page request to the playground, and answers what is below /graphql 404', async () => {
+    const page = await request(plain.app).get('/graphql').set('Accept', 'text/html').expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const below = await request(plain.app).post('/graphql/').send({ query }).expect(404);
+    expect(below.body.code).toBe('system:not_found');
+  });
+});
+
 describe('CORS', () => {
   it('sends no CORS headers without CORS_ORIGINS', async () => {
     const res = await rest(plain.app, 'GET', '/manga/cached-manga').set('Origin', 'https://app.example.com');
