@@ -10,9 +10,10 @@ import type { RequestContext } from './context';
 import { RETRY_AFTER_SECONDS } from './db/unavailable';
 
 /**
- * The HTTP parts shared by the REST door (src/app.ts), which answers on Node's own request
- * and response, and by express, whose request and response extend them. They read and
- * write nothing express adds, so one handler serves both.
+ * The HTTP parts shared by the HTTP layer's steps and doors (src/http/layer.ts), which
+ * answer on Node's own request and response, and by express beneath them, whose request
+ * and response extend those. They read and write nothing express adds, so one handler
+ * serves both.
  */
 export type Next = (error?: unknown) => void;
 export type Handler = (req: IncomingMessage, res: ServerResponse, next: Next) => unknown;

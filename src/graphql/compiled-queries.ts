@@ -5,12 +5,13 @@ import {
   type FormattedExecutionResult,
   type GraphQLSchema,
   getVariableValues,
+  GraphQLError,
   type OperationDefinitionNode,
 } from 'graphql';
 import { AppError } from '../common/errors/app-error';
 import type { RequestContext } from '../context';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import { CompiledOperation } from './sql-plan/compile';
+import { CompiledOperation, type SqlPlan } from './sql-plan/compile';
 
 /**
  * The `data` of a query answered from compiled SQL: its root fields' JSON texts, as
@@ -77,18 +78,19 @@ export class CompiledQueries {
     }
     const variables = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
     if (variables.errors) return null;
-    const plan = compiled.planFor(variables.coerced);
-    if (!plan) return null;
+    let plan: SqlPlan | undefined;
     let texts: string[] | undefined;
     try {
-      texts = await plan.run(ctx, variables.coerced);
+      plan = compiled.planFor(variables.coerced);
+      texts = await plan?.run(ctx, variables.coerced);
     } catch (error) {
-      // Expected refusals are execution's to report; anything else is worth a line.
-      if (!(error instanceof AppError) && !isDatabaseUnavailable(error))
+      // Expected refusals (a client's arguments, a not-found root, the database away) are
+      // execution's to report; anything else is worth a line.
+      if (!(error instanceof AppError) && !(error instanceof GraphQLError) && !isDatabaseUnavailable(error))
         ctx.log.warn({ err: error }, 'compiled query failed; executed instead');
       return null;
     }
-    if (!texts) return null;
+    if (!plan || !texts) return null;
     return {
       http: { status: undefined, headers: new HeaderMap() },
       // Apollo types `data` as a plain record; only stringifyResult reads this one.

@@ -53,6 +53,8 @@ export function graphqlDoor(apollo: ApolloServer<RequestContext>): Handler {
     const response = await requestScope.run({ requestId, language, log }, () =>
       apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest, context: async () => context }),
     );
+    // Answered 408 meanwhile: that answer stands.
+    if (res.headersSent) return;
     for (const [name, value] of response.headers) res.setHeader(name, value);
     const status = response.status ?? 200;
     if (response.body.kind === 'complete') {

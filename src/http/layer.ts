@@ -68,9 +68,8 @@ export function compressAnswers(minBytes: number): Handler {
 
 /**
  * The error writer: an oversized body (413) and any other error a step passed on. An
- * answer already given stays: a request answered 408 whose operation ends later (Apollo
- * then finds the headers sent) is not an error; one cut short mid-answer is logged and
- * closed.
+ * answer already given stays: an error met after a complete answer (a 408, say) is not
+ * reported again; one cut short mid-answer is logged and closed.
  */
 function answerError(error: unknown, req: IncomingMessage, res: ServerResponse): void {
   if (res.headersSent) {

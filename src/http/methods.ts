@@ -55,7 +55,8 @@ function hasBrokenEncoding(path: string): boolean {
  * 404 `system:not_found` for a target that names nothing: no readable URL (an
  * absolute-form target such as `GET http://[::1/x`, which Node's HTTP parser lets
  * through and express would answer with its own HTML page), or a path with broken
- * %-encoding, before any router decodes its parameters.
+ * %-encoding, before express's router would decode its parameters (the REST router matches
+ * such a path to no route).
  */
 export const rejectUnreadableTarget: Handler = (req, res, next) => {
   if (!hasReadableTarget(req) || hasBrokenEncoding(pathOf(req)))

@@ -18,8 +18,8 @@ interface PathEntry {
 
 /**
  * The REST paths in a radix tree (find-my-way), looked up once per request by every
- * part that needs to know a request's route (the app's request listener, rate limits, the
- * REST router),
+ * part that needs to know a request's route (the methods step, rate limits, the REST
+ * router),
  * instead of walking a list of express routes. The path decides first, then the
  * method, as with express routes mounted path by path: case-sensitive, strict about a
  * trailing slash, literal segments before parameters, parameters percent-decoded and
@@ -51,8 +51,8 @@ export class RouteTable {
 
   /**
    * The route of a request (its method and path), or undefined for an unknown path:
-   * looked up once per request and kept, so that every part that asks (the app's request
-   * listener, rate limits, the REST router) shares it.
+   * looked up once per request and kept, so that every part that asks (the methods step,
+   * rate limits, the REST router) shares it.
    */
   matchRequest(req: IncomingMessage): RouteMatch | undefined {
     let match = this.matches.get(req);

@@ -214,7 +214,7 @@ describe('a mutation answered 408 timeout', () => {
         await waitFor(() => settled !== undefined);
         await settled;
         expect(await t.orm.em.fork().count(WatchEntry, {})).toBe(0);
-        // The operation's own late answer (Apollo finds the headers sent) is no error.
+        // The operation's own late answer (the door finds the 408 sent) is no error.
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect(lines.filter((line) => line.msg === 'unexpected error')).toEqual([]);
       } finally {

@@ -536,6 +536,22 @@ describe('documents a frontend writes itself, sent to /graphql', () => {
     expect(restBadInput.status).toBe(400);
     expect(badInput.body.errors[0].message).toBe(restBadInput.body.message);
   });
+
+  it('leaves a null @include condition to execution: its error, not a 500', async () => {
+    await seedReadables();
+    const document = 'query ($on: Boolean = true) { manga(slug: "edge-manga") @include(if: $on) { slug } }';
+    const res = await gql(t.app, document, { on: null });
+    const expected = await executed(document, { on: null });
+    expect(expected.errors).toHaveLength(1);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual(expected.data);
+    expect(res.body.errors.map((error: { message: string }) => error.message)).toEqual(
+      expected.errors!.map((error) => error.message),
+    );
+    const root = await gql(t.app, 'query ($slug: String!) { manga(slug: $slug) { slug } }', { slug: null });
+    expect(root.status).toBe(400);
+    expect(root.body.errors[0].extensions.code).toBeDefined();
+  });
 });
 
 describe('stored values a scalar refuses', () => {

@@ -107,6 +107,13 @@ describe('the GraphQL door', () => {
       expect([header, head.headers[header]]).toEqual([header, get.headers[header]]);
   });
 
+  it("keeps Apollo's CSRF prevention: a GET or HEAD query without a preflight header is refused", async () => {
+    const target = `/graphql?query=${encodeURIComponent(query)}`;
+    const get = await request(plain.app).get(target).set('Accept', 'application/json').expect(400);
+    expect(get.text).toMatch(/CSRF/);
+    await request(plain.app).head(target).set('Accept', 'application/json').expect(400);
+  });
+
   it('sends no ETag with answers to POST, on either door (no conditional POST exists)', async () => {
     const graphql = await gql(plain.app, query).expect(200);
     expect(graphql.headers['etag']).toBeUndefined();

@@ -6,7 +6,7 @@ import { buildManga } from '../factories';
 import { openTestOrm, resetDatabase } from '../setup/db';
 import { type HttpTestApp, startHttpApp } from './http-app';
 
-/** The REST door (src/app.ts) answers on Node's own request and response, without express. */
+/** The REST door (src/rest/rest-router.ts) answers on Node's own request and response, without express. */
 let orm: MikroORM;
 let app: HttpTestApp;
 
@@ -78,7 +78,7 @@ describe('the REST door', () => {
     }
   });
 
-  it('leaves the other paths to express: health checks, GraphQL, unknown paths', async () => {
+  it('leaves the other paths to the rest of the layer: health checks, GraphQL, unknown paths', async () => {
     await request(app.app).get('/healthz').expect(200, { status: 'ok' });
     const graphql = await request(app.app)
       .post('/graphql')

@@ -10,6 +10,7 @@ import {
   getNullableType,
   type GraphQLField,
   GraphQLBoolean,
+  GraphQLError,
   GraphQLFloat,
   GraphQLID,
   GraphQLIncludeDirective,
@@ -183,8 +184,14 @@ class Compiler {
     for (const directive of selection.directives ?? []) {
       if (!isConditional(directive)) throw new NotCompilable(`directive @${directive.name.value}`);
     }
-    if (getDirectiveValues(GraphQLSkipDirective, selection, this.variables)?.if === true) return false;
-    return getDirectiveValues(GraphQLIncludeDirective, selection, this.variables)?.if !== false;
+    try {
+      if (getDirectiveValues(GraphQLSkipDirective, selection, this.variables)?.if === true) return false;
+      return getDirectiveValues(GraphQLIncludeDirective, selection, this.variables)?.if !== false;
+    } catch (error) {
+      // A condition graphql-js refuses (null for `if`): execution reports it.
+      if (error instanceof GraphQLError) throw new NotCompilable(`@skip/@include: ${error.message}`);
+      throw error;
+    }
   }
 
   /** `json_build_object(...)` of fields by response name; `value` gives each one's SQL. */
