@@ -2,10 +2,11 @@ import { Kind, parse } from 'graphql';
 import { Authorized, type MiddlewareFn, UseMiddleware } from 'type-graphql';
 import { CatalogTitle } from '../../src/catalog/catalog-title.entity';
 import { MangaResolver } from '../../src/catalog/manga.resolver';
+import { CharactersResolver } from '../../src/characters/characters.resolver';
 import { compileSqlPlan } from '../../src/graphql/sql-plan/compile';
 import { buildAppSchema } from '../../src/schema';
-import { buildManga, buildToken, buildUser } from '../factories';
-import { gql } from '../setup/clients';
+import { buildManga, buildNovel, buildToken, buildUser } from '../factories';
+import { gql, rest } from '../setup/clients';
 import { useTestApp } from '../setup/harness';
 
 /**
@@ -27,6 +28,12 @@ UseMiddleware(recordCall)(
   'stats',
   Object.getOwnPropertyDescriptor(MangaResolver.prototype, 'stats')!,
 );
+// And on a root query with a SQL form.
+UseMiddleware(recordCall)(
+  CharactersResolver.prototype,
+  'novelCharacters',
+  Object.getOwnPropertyDescriptor(CharactersResolver.prototype, 'novelCharacters')!,
+);
 
 const t = useTestApp();
 
@@ -47,6 +54,15 @@ describe('fields with their own @Authorized or middleware', () => {
     expect(await compiles('{ manga(slug: "m") { slug title_en } }')).toBe(false);
     expect(await compiles('{ manga(slug: "m") { slug synopsis_en } }')).toBe(false);
     expect(await compiles('{ manga(slug: "m") { slug stats { completed } } }')).toBe(false);
+    expect(await compiles('{ novelCharacters(slug: "n") { list { main } } }')).toBe(false);
+  });
+
+  it('run their middleware on a guarded root, on /graphql and REST alike', async () => {
+    await buildNovel(t.orm, { slug: 'guarded-novel' });
+    const res = await gql(t.app, '{ novelCharacters(slug: "guarded-novel") { list { main } } }');
+    expect(res.body.data).toEqual({ novelCharacters: { list: [] } });
+    await rest(t.app, 'GET', '/novel/guarded-novel/characters').expect(200);
+    expect(middlewareCalls).toEqual(['Query.novelCharacters', 'Query.novelCharacters']);
   });
 
   it('run their middleware on /graphql, on the property and on the field resolver', async () => {

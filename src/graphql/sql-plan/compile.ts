@@ -357,6 +357,7 @@ function rootsOf(compiler: Compiler, operation: OperationDefinitionNode) {
     const definition = queryType.getFields()[node.name.value];
     const type = definition && getNamedType(definition.type);
     if (!root || !node.selectionSet || !isObjectType(type)) throw new NotCompilable('no SQL root');
+    if (fieldIndex().guardedQuery(node.name.value)) throw new NotCompilable('a root with its own guard');
     return { key, node, root, definition, type, selectionSet: node.selectionSet };
   });
 }

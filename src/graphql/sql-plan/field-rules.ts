@@ -27,7 +27,10 @@ export class FieldIndex {
   /** Resolver classes with `@Authorized` or middleware on the class. */
   private readonly guardedClasses = new Set<unknown>();
 
+  private readonly queries: readonly { schemaName: string; target: unknown; methodName: string }[];
+
   constructor(storage: Storage) {
+    this.queries = storage.queries;
     for (const resolver of storage.fieldResolvers) {
       const type = resolver.getObjectType?.();
       if (!type) continue;
@@ -69,11 +72,20 @@ export class FieldIndex {
     const resolvers = chain.flatMap((each) => this.resolvers.get(each)?.get(name) ?? []);
     return (
       chain.some((each) => [...members].some((member) => this.guardedMembers.get(each)?.has(member))) ||
-      resolvers.some(({ target, methodName }) =>
-        classChain(target).some(
-          (each) => this.guardedClasses.has(each) || this.guardedMembers.get(each)?.has(methodName),
-        ),
-      )
+      resolvers.some((resolver) => this.guardedMethod(resolver))
+    );
+  }
+
+  /** Whether a guard applies to the root query field `name`: on its method or its resolver class. */
+  guardedQuery(name: string): boolean {
+    return this.queries
+      .filter((query) => query.schemaName === name)
+      .some((query) => this.guardedMethod(query));
+  }
+
+  private guardedMethod({ target, methodName }: { target: unknown; methodName: string }): boolean {
+    return classChain(target).some(
+      (each) => this.guardedClasses.has(each) || this.guardedMembers.get(each)?.has(methodName),
     );
   }
 }
