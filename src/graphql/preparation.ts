@@ -25,10 +25,13 @@ import { checkVariables } from './request-checks';
 export class OperationChecks {
   readonly parseOptions: ParseOptions;
   readonly validationRules: ValidationRule[];
+  /** graphql-js's rules and the limits' (Apollo adds its own to the specified ones). */
+  private readonly allRules: readonly ValidationRule[];
 
   constructor(readonly limits: GraphQLLimits) {
     this.parseOptions = { maxTokens: limits.maxTokens };
     this.validationRules = [depthAndAliasRule(limits)];
+    this.allRules = [...specifiedRules, ...this.validationRules];
   }
 
   /** `source` parsed and validated, or the errors refusing it (a limit's with its code, see queryLimitErrorOf). */
@@ -45,7 +48,7 @@ export class OperationChecks {
     }
     let errors: readonly GraphQLError[];
     try {
-      errors = validate(schema, document, [...specifiedRules, ...this.validationRules]);
+      errors = validate(schema, document, this.allRules);
     } catch (error) {
       // graphql-js's single-root-field rule for subscriptions throws where a root field's
       // @skip/@include reads a variable the validation has no value for.

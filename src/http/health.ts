@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { checkReplicas } from '../db/replicas';
 import { type Handler, pathOf, sendJson } from '../http';
@@ -8,22 +9,27 @@ import { type Handler, pathOf, sendJson } from '../http';
  * rate limit: the health checks are never limited.
  */
 export function healthChecks(orm: MikroORM): Handler {
-  return async (req, res, next) => {
+  // Synchronous for every other request: the whole pipeline runs on in it.
+  return (req, res, next) => {
     const path = pathOf(req);
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (path !== '/readyz') return next();
-    const [primary, replicas] = await Promise.all([
-      orm.em
-        .getConnection()
-        .execute('select 1')
-        .then(() => 'ok' as const)
-        .catch(() => 'unavailable' as const),
-      checkReplicas(orm),
-    ]);
-    sendJson(res, primary === 'ok' ? 200 : 503, {
-      status: primary,
-      ...(replicas.length > 0 && { replicas }),
-    });
+    return answerReadiness(orm, res);
   };
+}
+
+async function answerReadiness(orm: MikroORM, res: ServerResponse): Promise<void> {
+  const [primary, replicas] = await Promise.all([
+    orm.em
+      .getConnection()
+      .execute('select 1')
+      .then(() => 'ok' as const)
+      .catch(() => 'unavailable' as const),
+    checkReplicas(orm),
+  ]);
+  sendJson(res, primary === 'ok' ? 200 : 503, {
+    status: primary,
+    ...(replicas.length > 0 && { replicas }),
+  });
 }
