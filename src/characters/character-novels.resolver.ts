@@ -2,7 +2,17 @@ import { Arg, Args, Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql
 import { Novel } from '../catalog/novel.entity';
 import { PageArgs, PagedType } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
-import { characterNovels, type CharacterNovelEntry, findCharacterBySlug } from './character-novels.service';
+import { sqlFields, sqlRoot, sqlRows, sqlValue } from '../graphql/sql-plan/fields';
+import { Appearance } from './appearance.entity';
+import {
+  characterNovels,
+  characterNovelsQuery,
+  type CharacterNovelEntry,
+  characterSubject,
+  findCharacterBySlug,
+} from './character-novels.service';
+
+const READ_SCOPES = ['read:readlist'];
 
 @ObjectType({ description: 'A novel a character appears in.' })
 export class CharacterNovelItem implements CharacterNovelEntry {
@@ -16,6 +26,23 @@ export class CharacterNovelItem implements CharacterNovelEntry {
 @ObjectType()
 export class CharacterNovelPage extends PagedType(CharacterNovelItem) {}
 
+// The same page in one SQL statement (src/graphql/sql-plan): an item is a view of an appearance row.
+sqlRoot('characterNovels', {
+  kind: 'page',
+  item: Appearance,
+  view: CharacterNovelItem,
+  subject: (args) => characterSubject(String(args.slug)),
+  query: async (_ctx, _args, character) => characterNovelsQuery(character),
+  scopes: READ_SCOPES,
+});
+sqlFields(CharacterNovelItem, {
+  main: sqlValue((appearance) => `${appearance}.main`),
+  novel: sqlRows((appearance, novel) => ({
+    from: `novel ${novel}`,
+    where: `${novel}.reference = ${appearance}.novel_reference`,
+  })),
+});
+
 @Resolver()
 export class CharacterNovelsResolver {
   /** #8 GET /characters/{slug}/novel: optional authentication, scope `read:readlist`. */
@@ -27,8 +54,9 @@ export class CharacterNovelsResolver {
     @Args(() => PageArgs) page: PageArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<CharacterNovelPage> {
+    await ctx.auth.optional();
     const character = await findCharacterBySlug(ctx.em, slug);
-    await ctx.auth.optional(['read:readlist']);
+    await ctx.auth.optional(READ_SCOPES);
     return characterNovels(ctx.em, character, page);
   }
 }

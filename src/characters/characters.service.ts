@@ -29,24 +29,27 @@ export async function novelCharacters(
   return listPage(em, Appearance, novelCharactersQuery(sql('?', novel.reference)), args, ['character']);
 }
 
+/** SQL: whether the character (`character`: the SQL of its reference) appears in at least one live anime, manga or novel. */
+export const liveAppearanceSql = (character: string): string =>
+  `exists (
+     select 1 from appearance a
+       left join anime on anime.reference = a.anime_reference
+       left join manga on manga.reference = a.manga_reference
+       left join novel on novel.reference = a.novel_reference
+      where a.character_reference = ${character} and not coalesce(anime.deleted, manga.deleted, novel.deleted)
+   )`;
+
 /**
- * Whether the character appears in at least one live anime, manga or novel. Through the
- * entity manager, so that inside a mutation (a comment write) it runs on the request's
- * transaction instead of waiting for a second pooled connection.
+ * Whether the character appears in at least one live title. Through the entity manager,
+ * so that inside a mutation (a comment write) it runs on the request's transaction
+ * instead of waiting for a second pooled connection.
  */
 export async function hasLiveAppearance(
   em: EntityManager,
   character: Pick<Character, 'reference'>,
 ): Promise<boolean> {
-  const [row] = await em.execute<{ linked: boolean }[]>(
-    `select exists (
-       select 1 from appearance a
-         left join anime on anime.reference = a.anime_reference
-         left join manga on manga.reference = a.manga_reference
-         left join novel on novel.reference = a.novel_reference
-        where a.character_reference = ? and not coalesce(anime.deleted, manga.deleted, novel.deleted)
-     ) as linked`,
-    [character.reference],
-  );
+  const [row] = await em.execute<{ linked: boolean }[]>(`select ${liveAppearanceSql('?')} as linked`, [
+    character.reference,
+  ]);
   return row?.linked === true;
 }

@@ -4,15 +4,15 @@ import { Credit } from './credit.entity';
 import { Person } from './person.entity';
 import { compareRoles, Role } from './role.entity';
 
+/** A credit's roles in SQL (a row of `credit` bound), in {@link compareRoles} order. */
+export const creditRolesSql = sqlRows((credit, role) => ({
+  from: `credit_roles ${role}_j join role ${role} on ${role}.reference = ${role}_j.role_reference`,
+  where: `${role}_j.credit_reference = ${credit}.reference`,
+  orderBy: `${role}.weight desc nulls last, ${role}.slug collate "C"`,
+}));
+
 // The same rows and order in SQL (src/graphql/sql-plan).
-sqlFields(Credit, {
-  roles: sqlRows((credit, role) => ({
-    from: `credit_roles ${role}_j join role ${role} on ${role}.reference = ${role}_j.role_reference`,
-    where: `${role}_j.credit_reference = ${credit}.reference`,
-    orderBy: `${role}.weight desc nulls last, ${role}.slug collate "C"`,
-  })),
-  person: sqlRelation,
-});
+sqlFields(Credit, { roles: creditRolesSql, person: sqlRelation });
 
 /** Credits are loaded with their roles and person populated (see credit.loaders.ts). */
 @Resolver(() => Credit)

@@ -12,7 +12,7 @@ import pino from 'pino';
 import { getMetadataStorage } from 'type-graphql';
 import type { Anime } from '../../src/catalog/anime.entity';
 import type { Manga } from '../../src/catalog/manga.entity';
-import type { Novel } from '../../src/catalog/novel.entity';
+import { Novel } from '../../src/catalog/novel.entity';
 import type { User } from '../../src/accounts/user.entity';
 import { AppError } from '../../src/common/errors/app-error';
 import { asAppError } from '../../src/common/errors/render';
@@ -39,6 +39,7 @@ import {
   buildNovel,
   buildPerson,
   buildReadEntry,
+  buildThirdPartyToken,
   buildRole,
   buildToken,
   buildUser,
@@ -252,14 +253,32 @@ async function seedWatchList(): Promise<{ owner: User; anime: Anime[] }> {
   return { owner, anime };
 }
 
+/** A person credited on manga: equal scores, a deleted manga, weighted, unweighted and no roles; and one with no credits. */
+async function seedPersonManga(): Promise<{ manga: Manga[]; token: string }> {
+  const { manga: edge, token } = await seedReadables();
+  const writer = await buildPerson(t.orm, { slug: 'writer' });
+  await buildPerson(t.orm, { slug: 'idle' });
+  const story = await buildRole(t.orm, { slug: 'w-story', weight: 10 });
+  const art = await buildRole(t.orm, { slug: 'w-art', weight: 10 });
+  const helper = await buildRole(t.orm, { slug: 'w-help', weight: null });
+  const manga = [edge];
+  for (let i = 0; i < 4; i += 1)
+    manga.push(
+      await buildManga(t.orm, { slug: `writer-manga-${i}`, score: i < 2 ? 7 : 5, deleted: i === 3 }),
+    );
+  const roleSets = [[helper, art, story], [story], [], [art], [story]];
+  for (const [i, title] of manga.entries()) await buildCredit(t.orm, writer, { manga: title }, roleSets[i]);
+  return { manga, token };
+}
+
 describe('operations compiled to one SQL statement', () => {
-  it('compiles the hot read routes (#16, #3, #19, #21) and no other', async () => {
+  it('compiles the routes with SQL forms (#3, #7, #8, #16, #19, #21) and no other', async () => {
     const config = loadConfig();
     const runner = new OperationRunner(await buildAppSchema(), graphqlLimitsOf(config), t.orm.getMetadata());
     const compiled = restRoutes
       .filter((route) => runner.prepare(route.document, route.rootField).plan)
       .map((route) => route.contract);
-    expect(compiled.sort((a, b) => a! - b!)).toEqual([3, 16, 19, 21]);
+    expect(compiled.sort((a, b) => a! - b!)).toEqual([3, 7, 8, 16, 19, 21]);
   });
 
   it('#16 answers as its resolvers do: conversions, orders, statistics, look-up rules', async () => {
@@ -346,6 +365,80 @@ describe('operations compiled to one SQL statement', () => {
     await expectSameBothWays(19, '/novel/gone/characters', { slug: 'gone' });
   });
 
+  it('#7 answers as its resolvers do: order, roles, deleted manga, callers, scope', async () => {
+    const { token } = await seedPersonManga();
+    const scopeless = await buildThirdPartyToken(t.orm, await buildUser(t.orm), ['read:watchlist']);
+    for (const [page, size] of [
+      [1, 2],
+      [2, 2],
+      [9, 2],
+      [1, 100],
+    ]) {
+      for (const caller of [undefined, token]) {
+        await expectSameBothWays(
+          7,
+          `/people/writer/manga?page=${page}&size=${size}`,
+          { slug: 'writer', page, size },
+          { token: caller },
+        );
+      }
+    }
+    await expectSameBothWays(7, '/people/WRITER/manga', { slug: 'WRITER' });
+    await expectSameBothWays(7, '/people/idle/manga', { slug: 'idle' });
+    await expectSameBothWays(7, '/people/missing/manga', { slug: 'missing' });
+    // Existence before scope (semantics §1.1.2): a found person, then the token's scopes.
+    const refused = await expectSameBothWays(
+      7,
+      '/people/writer/manga',
+      { slug: 'writer' },
+      { token: scopeless },
+    );
+    expect(refused).toMatchObject({ code: 'permission:denied' });
+    await expectSameBothWays(7, '/people/missing/manga', { slug: 'missing' }, { token: scopeless });
+  });
+
+  it('#8 answers as its resolvers do: order, deleted novels, orphans, callers, scope', async () => {
+    const { token, novels: seeded } = await seedReadables();
+    const hero = await buildCharacter(t.orm, { slug: 'hero' });
+    const orphan = await buildCharacter(t.orm, { slug: 'orphan' });
+    const novels = await Promise.all(
+      [8, 8, 6.5, 9].map((score, i) =>
+        buildNovel(t.orm, { slug: `hero-novel-${i}`, score, deleted: i === 3 }),
+      ),
+    );
+    // seeded[1] carries the caller's read entry.
+    for (const [i, novel] of [...novels, seeded[1]].entries())
+      await buildAppearance(t.orm, hero, { novel }, i % 2 === 0);
+    await buildAppearance(t.orm, orphan, { novel: novels[3] });
+    const scopeless = await buildThirdPartyToken(t.orm, await buildUser(t.orm), ['read:watchlist']);
+    for (const [page, size] of [
+      [1, 2],
+      [2, 2],
+      [9, 2],
+      [1, 100],
+    ]) {
+      for (const caller of [undefined, token]) {
+        await expectSameBothWays(
+          8,
+          `/characters/hero/novel?page=${page}&size=${size}`,
+          { slug: 'hero', page, size },
+          { token: caller },
+        );
+      }
+    }
+    await expectSameBothWays(8, '/characters/HERO/novel', { slug: 'HERO' });
+    await expectSameBothWays(8, '/characters/orphan/novel', { slug: 'orphan' });
+    await expectSameBothWays(8, '/characters/missing/novel', { slug: 'missing' });
+    const refused = await expectSameBothWays(
+      8,
+      '/characters/hero/novel',
+      { slug: 'hero' },
+      { token: scopeless },
+    );
+    expect(refused).toMatchObject({ code: 'permission:denied' });
+    await expectSameBothWays(8, '/characters/orphan/novel', { slug: 'orphan' }, { token: scopeless });
+  });
+
   it('#21 answers as its resolvers do', async () => {
     await seedWatchList();
     for (const input of [
@@ -372,10 +465,11 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('sends one SQL statement per request (two with genre or magazine filters), whatever the page size', async () => {
-    const { token } = await seedReadables();
+    const { token } = await seedPersonManga();
     await seedWatchList();
     const novel = await buildNovel(t.orm, { slug: 'cast' });
     for (let i = 0; i < 5; i += 1) await buildAppearance(t.orm, await buildCharacter(t.orm), { novel });
+    await buildAppearance(t.orm, await buildCharacter(t.orm, { slug: 'hero' }), { novel });
     // [method, path, body, statements]: one compiled statement (the novel or user looked
     // up within it), after the look-up of the genres and magazines given, if any.
     const requests: [RestRoute['method'], string, unknown, number][] = [
@@ -387,6 +481,10 @@ describe('operations compiled to one SQL statement', () => {
       ['GET', '/novel/cast/characters?size=100', undefined, 1],
       ['POST', '/watch/watcher/list?size=1', {}, 1],
       ['POST', '/watch/watcher/list?size=100', {}, 1],
+      ['GET', '/people/writer/manga?size=1', undefined, 1],
+      ['GET', '/people/writer/manga?size=100', undefined, 1],
+      ['GET', '/characters/hero/novel?size=1', undefined, 1],
+      ['GET', '/characters/hero/novel?size=100', undefined, 1],
     ];
     for (const [method, path, body, statements] of requests) {
       const counted = await t.queries.count(async () => {
@@ -605,6 +703,8 @@ describe('random documents over every field with a SQL form', () => {
     { field: 'novelSearch', args: 'page: 1, size: 20, input: { genres: ["hentai"] }' },
     { field: 'novelCharacters', args: 'slug: "cast", size: 20' },
     { field: 'watchList', args: 'username: "watcher", size: 20, input: {}' },
+    { field: 'personManga', args: 'slug: "writer", size: 20' },
+    { field: 'characterNovels', args: 'slug: "cast-member", size: 20' },
   ];
   /** Object types below the root field a selection descends into, at most. */
   const MAX_DEPTH = 4;
@@ -701,11 +801,19 @@ describe('random documents over every field with a SQL form', () => {
   }
 
   it('answers every document as the resolvers do, with and without a caller', async () => {
-    const { token } = await seedReadables();
+    const { token } = await seedPersonManga();
     await seedWatchList();
     const novel = await buildNovel(t.orm, { slug: 'cast' });
     for (let i = 0; i < 4; i += 1)
       await buildAppearance(t.orm, await buildCharacter(t.orm, i === 0 ? { image: null } : {}), { novel });
+    // A character in novels with and without the caller's read entries, and in a deleted one.
+    const member = await buildCharacter(t.orm, { slug: 'cast-member' });
+    const novels = await Promise.all(
+      [0, 1, 2].map((i) => buildNovel(t.orm, { slug: `member-${i}`, deleted: i === 2 })),
+    );
+    const withRead = await t.orm.em.fork().findOneOrFail(Novel, { slug: 'novel-1' });
+    for (const [i, each] of [novel, withRead, ...novels].entries())
+      await buildAppearance(t.orm, member, { novel: each }, i === 0);
     const random = seeded(22);
     const reached = new Set<string>();
     for (const { field, args } of roots) {

@@ -392,10 +392,14 @@ function argumentsPass(rootField: string, args: Record<string, unknown>): boolea
  * The statement of one request, from its arguments; it returns `json`, and for a list
  * with a subject also `found` and `refused` (see SqlSubject), answered with `notFound`.
  */
-type Binder = (
-  ctx: RequestContext,
-  args: Record<string, unknown>,
-) => Promise<{ statement: SqlFragment; notFound: ErrorCode }>;
+type Binder = (ctx: RequestContext, args: Record<string, unknown>) => Promise<BoundStatement>;
+
+interface BoundStatement {
+  statement: SqlFragment;
+  notFound: ErrorCode;
+  /** Scopes checked once the statement found its subject. */
+  scopes?: readonly string[];
+}
 
 /** The one-row CTE holding a list's subject (its reference and refusal). */
 const SUBJECT = 'subject';
@@ -456,7 +460,7 @@ function compilePage(
     if (name === '__typename') return `'${type.name}'`;
     if (name === 'pagination' && isObjectType(named) && compiler.classOf(named) === Pagination)
       return compiler.object(named, Compiler.selections(nodes), 'page');
-    if (name === 'list' && isObjectType(named) && compiler.classOf(named) === root.item) {
+    if (name === 'list' && isObjectType(named) && compiler.classOf(named) === (root.view ?? root.item)) {
       itemJson = compiler.object(named, Compiler.selections(nodes), item);
       return 'page.list';
     }
@@ -466,6 +470,7 @@ function compilePage(
   const texts = new StatementTexts();
   return {
     bind: async (ctx, args) => {
+      if (root.scopes) await ctx.auth.optional();
       const subject = root.subject?.(args);
       const query = await root.query(ctx, args, sql(`(select reference from ${SUBJECT})`));
       const page = Number(args.page);
@@ -504,7 +509,7 @@ function compilePage(
         window,
         `) listed join ${table} ${item} on ${item}.reference = listed.reference), '[]'::json) as list offset 0) page`,
       );
-      return { statement, notFound: subject?.notFound ?? 'system:internal_error' };
+      return { statement, notFound: subject?.notFound ?? 'system:internal_error', scopes: root.scopes };
     },
   };
 }
@@ -585,13 +590,10 @@ export function compileSqlPlan(
  * Runs each root's statement; undefined when one met a stored value a scalar refuses
  * (execution then reports it as the resolvers do).
  */
-async function runAll(
-  ctx: RequestContext,
-  bound: { statement: SqlFragment; notFound: ErrorCode }[],
-): Promise<string[] | undefined> {
+async function runAll(ctx: RequestContext, bound: BoundStatement[]): Promise<string[] | undefined> {
   try {
     return await Promise.all(
-      bound.map(async ({ statement, notFound }) => {
+      bound.map(async ({ statement, notFound, scopes }) => {
         const [row] = await queryRows<{ json: string; found?: boolean; refused?: ErrorCode | null }>(
           ctx.sharedEm,
           statement,
@@ -599,6 +601,7 @@ async function runAll(
         );
         if (!row || row.found === false) throw new AppError(notFound);
         if (row.refused) throw new AppError(row.refused);
+        if (scopes) await ctx.auth.optional(scopes);
         return row.json;
       }),
     );

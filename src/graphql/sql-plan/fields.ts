@@ -68,6 +68,18 @@ export type SqlRoot =
       kind: 'page';
       /** The entity of the listed items; `ListQuery.reference` selects their references. */
       item: AnyClass;
+      /**
+       * The GraphQL type of the listed items when it is not `item` itself: a view of one
+       * `item` row (e.g. `{roles, manga}` of a credit), each of its fields declared with
+       * {@link sqlFields} over that row.
+       */
+      view?: AnyClass;
+      /**
+       * Scopes a third-party token needs (optional authentication): checked once the
+       * subject is found, as semantics §1.1.2 orders existence before scope; a deleted
+       * account is refused before anything else.
+       */
+      scopes?: readonly string[];
       /** The row the list belongs to (a novel, a user), looked up in the same statement. */
       subject?: (args: Record<string, unknown>) => SqlSubject;
       /** The list query; `subject` is the SQL expression of the subject's reference. */
