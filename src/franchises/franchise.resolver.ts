@@ -9,10 +9,35 @@ import type { TitleContentType } from '../common/enums';
 import { groupedLoader } from '../common/loaders';
 import { TitleContentTypeScalar } from '../common/scalars';
 import type { RequestContext } from '../context';
+import { sqlFields, sqlRoot, sqlRows } from '../graphql/sql-plan/fields';
 import { Franchise } from './franchise.entity';
-import { franchiseOf } from './franchise.service';
+import { franchiseOf, franchiseSubject } from './franchise.service';
 
 const TITLE_ORDER = 'start_date desc nulls last, reference asc';
+
+// The same look-up and lists in SQL (src/graphql/sql-plan).
+sqlRoot('franchise', {
+  kind: 'one',
+  type: Franchise,
+  rows: (franchise, _args, title) => ({
+    from: `franchise ${franchise}`,
+    where: `${franchise}.reference = ${title}`,
+  }),
+  subject: (args) => franchiseSubject(args.content_type as TitleContentType, String(args.slug)),
+  scopes: [],
+});
+const franchiseTitlesSql = (kind: TitleContentType) =>
+  sqlRows((franchise, title) => ({
+    from: `${kind} ${title}`,
+    where: `${title}.franchise_reference = ${franchise}.reference and not ${title}.deleted`,
+    // franchiseTitles' order.
+    orderBy: `${title}.start_date desc nulls last, ${title}.reference asc`,
+  }));
+sqlFields(Franchise, {
+  anime: franchiseTitlesSql('anime'),
+  manga: franchiseTitlesSql('manga'),
+  novel: franchiseTitlesSql('novel'),
+});
 
 /** Non-deleted titles of one kind in many franchises, `start_date` desc nulls last, then reference. */
 function franchiseTitles<K extends TitleContentType>(ctx: RequestContext, kind: K) {

@@ -271,14 +271,29 @@ async function seedPersonManga(): Promise<{ manga: Manga[]; token: string }> {
   return { manga, token };
 }
 
+/**
+ * The watch list's anime (one deleted) and two of the novels (one with the reader's
+ * entry) join the edge manga's franchise ({@link seedReadables} first).
+ */
+async function joinFranchise(): Promise<{ owner: User }> {
+  const { owner } = await seedWatchList();
+  const connection = t.orm.em.getConnection();
+  const franchise = `(select franchise_reference from manga where slug = 'edge-manga')`;
+  await connection.execute(`update anime set franchise_reference = ${franchise}`);
+  await connection.execute(
+    `update novel set franchise_reference = ${franchise} where slug in ('novel-1', 'novel-2')`,
+  );
+  return { owner };
+}
+
 describe('operations compiled to one SQL statement', () => {
-  it('compiles the routes with SQL forms (#3, #7, #8, #16, #19, #21) and no other', async () => {
+  it('compiles the routes with SQL forms (#3, #7, #8, #13, #16, #19, #21) and no other', async () => {
     const config = loadConfig();
     const runner = new OperationRunner(await buildAppSchema(), graphqlLimitsOf(config), t.orm.getMetadata());
     const compiled = restRoutes
       .filter((route) => runner.prepare(route.document, route.rootField).plan)
       .map((route) => route.contract);
-    expect(compiled.sort((a, b) => a! - b!)).toEqual([3, 7, 8, 16, 19, 21]);
+    expect(compiled.sort((a, b) => a! - b!)).toEqual([3, 7, 8, 13, 16, 19, 21]);
   });
 
   it('#16 answers as its resolvers do: conversions, orders, statistics, look-up rules', async () => {
@@ -439,6 +454,47 @@ describe('operations compiled to one SQL statement', () => {
     await expectSameBothWays(8, '/characters/orphan/novel', { slug: 'orphan' }, { token: scopeless });
   });
 
+  it('#13 answers as its resolvers do: every kind, order, deleted titles, callers, refusals', async () => {
+    const { token } = await seedReadables();
+    const { owner } = await joinFranchise();
+    const watcherToken = await buildToken(t.orm, owner);
+    for (const [kind, slug] of [
+      ['manga', 'edge-manga'],
+      ['anime', 'anime-2'],
+      ['novel', 'novel-1'],
+    ]) {
+      for (const caller of [undefined, watcherToken, token]) {
+        await expectSameBothWays(
+          13,
+          `/related/${kind}/${slug}/franchise`,
+          { content_type: kind, slug },
+          { token: caller },
+        );
+      }
+    }
+    const lonely = await expectSameBothWays(13, '/related/novel/novel-0/franchise', {
+      content_type: 'novel',
+      slug: 'novel-0',
+    });
+    expect(lonely).toMatchObject({ code: 'related:no_franchise' });
+    // The exact slug: no lower-casing; a deleted title is not found.
+    for (const slug of ['EDGE-MANGA', 'missing']) {
+      await expectSameBothWays(13, `/related/manga/${slug}/franchise`, { content_type: 'manga', slug });
+    }
+    await expectSameBothWays(13, '/related/anime/anime-5/franchise', {
+      content_type: 'anime',
+      slug: 'anime-5',
+    });
+    const deleted = await buildUser(t.orm, { role: 'deleted' });
+    const refused = await expectSameBothWays(
+      13,
+      '/related/manga/missing/franchise',
+      { content_type: 'manga', slug: 'missing' },
+      { token: await buildToken(t.orm, deleted) },
+    );
+    expect(refused).toMatchObject({ code: 'user:deleted' });
+  });
+
   it('#21 answers as its resolvers do', async () => {
     await seedWatchList();
     for (const input of [
@@ -485,6 +541,7 @@ describe('operations compiled to one SQL statement', () => {
       ['GET', '/people/writer/manga?size=100', undefined, 1],
       ['GET', '/characters/hero/novel?size=1', undefined, 1],
       ['GET', '/characters/hero/novel?size=100', undefined, 1],
+      ['GET', '/related/manga/edge-manga/franchise', undefined, 1],
     ];
     for (const [method, path, body, statements] of requests) {
       const counted = await t.queries.count(async () => {
@@ -705,6 +762,7 @@ describe('random documents over every field with a SQL form', () => {
     { field: 'watchList', args: 'username: "watcher", size: 20, input: {}' },
     { field: 'personManga', args: 'slug: "writer", size: 20' },
     { field: 'characterNovels', args: 'slug: "cast-member", size: 20' },
+    { field: 'franchise', args: 'content_type: "manga", slug: "edge-manga"' },
   ];
   /** Object types below the root field a selection descends into, at most. */
   const MAX_DEPTH = 4;
@@ -802,7 +860,7 @@ describe('random documents over every field with a SQL form', () => {
 
   it('answers every document as the resolvers do, with and without a caller', async () => {
     const { token } = await seedPersonManga();
-    await seedWatchList();
+    await joinFranchise();
     const novel = await buildNovel(t.orm, { slug: 'cast' });
     for (let i = 0; i < 4; i += 1)
       await buildAppearance(t.orm, await buildCharacter(t.orm, i === 0 ? { image: null } : {}), { novel });

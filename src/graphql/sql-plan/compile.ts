@@ -404,7 +404,10 @@ interface BoundStatement {
 /** The one-row CTE holding a list's subject (its reference and refusal). */
 const SUBJECT = 'subject';
 
-/** One row by its arguments: `select <json> from <rows> limit 1`. */
+/**
+ * One row by its arguments: `select <json> from <rows> limit 1`; with a subject, the row
+ * found through it, and the subject's `found` and `refused` beside.
+ */
 function compileOne(
   compiler: Compiler,
   root: Extract<SqlRoot, { kind: 'one' }>,
@@ -413,31 +416,54 @@ function compileOne(
   selectionSet: SelectionSetNode,
 ): { bind: Binder } {
   if (compiler.classOf(type) !== root.type) throw new NotCompilable('root type');
-  const columns = definition.args.map((arg) => {
-    const sqlType = ARGUMENT_TYPES.get(getNullableType(arg.type));
-    if (!sqlType) throw new NotCompilable(`argument ${arg.name}`);
-    return { name: arg.name, sqlType };
-  });
-  const args = Object.fromEntries(columns.map(({ name }) => [name, `(select "${name}" from ${REQUEST})`]));
+  // Only the arguments the rows read are bound, each as a column of the request's CTE.
+  const columns: { name: string; sqlType: string }[] = [];
+  const args: Record<string, string> = {};
+  for (const arg of definition.args) {
+    Object.defineProperty(args, arg.name, {
+      get: () => {
+        const sqlType = ARGUMENT_TYPES.get(getNullableType(arg.type));
+        if (!sqlType) throw new NotCompilable(`argument ${arg.name}`);
+        if (!columns.some(({ name }) => name === arg.name)) columns.push({ name: arg.name, sqlType });
+        return `(select "${arg.name}" from ${REQUEST})`;
+      },
+    });
+  }
   const alias = compiler.alias();
-  const source = root.rows(alias, args);
+  const source = root.rows(alias, args, `(select reference from ${SUBJECT})`);
   const built = compiler.object(type, selectionSet, alias);
-  const select = `select ${built}::text as json from ${source.from}${where(source)} limit 1`;
+  const select = root.subject
+    ? `select (select ${built} from ${source.from}${where(source)} limit 1)::text as json,
+        exists (select 1 from ${SUBJECT}) as found, (select refused from ${SUBJECT}) as refused`
+    : `select ${built}::text as json from ${source.from}${where(source)} limit 1`;
   const usesViewer = compiler.usesViewer;
   const cteColumns = [
     ...(usesViewer ? ['?::uuid as viewer'] : []),
     ...columns.map((c) => `?::${c.sqlType} as "${c.name}"`),
   ];
-  const text =
-    cteColumns.length > 0 ? `with ${REQUEST} as (select ${cteColumns.join(', ')}) ${select}` : select;
+  const request = cteColumns.length > 0 ? `${REQUEST} as (select ${cteColumns.join(', ')})` : undefined;
+  const texts = new StatementTexts();
   return {
     bind: async (ctx, values) => {
+      if (root.scopes) await ctx.auth.optional();
       const bound = root.values?.(values) ?? values;
       const params = [
         ...(usesViewer ? [await viewerOf(ctx)] : []),
         ...columns.map(({ name }) => bound[name] ?? null),
       ];
-      return { statement: { sql: text, params }, notFound: root.notFound };
+      const subject = root.subject?.(values);
+      const ctes = [
+        ...(request ? [sql(request, ...params)] : []),
+        ...(subject ? [concatSql(`${SUBJECT} as (`, subject.select, ')')] : []),
+      ];
+      const statement = texts.concat(
+        subject?.select.sql ?? '',
+        ...ctes.flatMap((cte, i) => [i === 0 ? 'with ' : ', ', cte]),
+        ctes.length > 0 ? ' ' : '',
+        select,
+      );
+      const notFound = subject?.notFound ?? root.notFound ?? 'system:internal_error';
+      return { statement, notFound, scopes: root.scopes };
     },
   };
 }
@@ -594,13 +620,14 @@ async function runAll(ctx: RequestContext, bound: BoundStatement[]): Promise<str
   try {
     return await Promise.all(
       bound.map(async ({ statement, notFound, scopes }) => {
-        const [row] = await queryRows<{ json: string; found?: boolean; refused?: ErrorCode | null }>(
+        const [row] = await queryRows<{ json: string | null; found?: boolean; refused?: ErrorCode | null }>(
           ctx.sharedEm,
           statement,
           ctx.readConnectionType,
         );
         if (!row || row.found === false) throw new AppError(notFound);
         if (row.refused) throw new AppError(row.refused);
+        if (row.json === null) throw new AppError(notFound);
         if (scopes) await ctx.auth.optional(scopes);
         return row.json;
       }),

@@ -53,16 +53,22 @@ type AnyClass = abstract new (...args: never[]) => unknown;
  * arguments (given as SQL expressions), or a page of the rows a list query selects
  * (built by the resolver's own service, with its checks, from the arguments' values).
  */
-export type SqlRoot =
+export type SqlRoot = (
   | {
       kind: 'one';
       /** The GraphQL type's class (an entity or a registered row type). */
       type: AnyClass;
-      rows: (alias: string, args: Record<string, string>) => RowSource;
+      /**
+       * The row, from the arguments (SQL expressions of their values; arguments of
+       * GraphQL's own scalars only) and the subject's reference (SQL), if there is one.
+       */
+      rows: (alias: string, args: Record<string, string>, subject: string) => RowSource;
       /** The arguments' values as the statement takes them (by default as given). */
       values?: (args: Record<string, unknown>) => Record<string, unknown>;
-      /** The error when no row is found. */
-      notFound: ErrorCode;
+      /** The row found through another (a title's franchise): that row's look-up and refusals decide. */
+      subject?: (args: Record<string, unknown>) => SqlSubject;
+      /** The error when no row is found (without a subject). */
+      notFound?: ErrorCode;
     }
   | {
       kind: 'page';
@@ -74,17 +80,19 @@ export type SqlRoot =
        * {@link sqlFields} over that row.
        */
       view?: AnyClass;
-      /**
-       * Scopes a third-party token needs (optional authentication): checked once the
-       * subject is found, as semantics §1.1.2 orders existence before scope; a deleted
-       * account is refused before anything else.
-       */
-      scopes?: readonly string[];
       /** The row the list belongs to (a novel, a user), looked up in the same statement. */
       subject?: (args: Record<string, unknown>) => SqlSubject;
       /** The list query; `subject` is the SQL expression of the subject's reference. */
       query: (ctx: RequestContext, args: Record<string, unknown>, subject: SqlFragment) => Promise<ListQuery>;
-    };
+    }
+) & {
+  /**
+   * Optional authentication with these scopes ([] for none): the caller is resolved
+   * first (a deleted account is refused), and a third-party token's scopes are checked
+   * once the subject is found, as semantics §1.1.2 orders existence before scope.
+   */
+  scopes?: readonly string[];
+};
 
 /**
  * A look-up a list depends on: `select` returns at most one row, with `reference` and
