@@ -152,6 +152,11 @@ async function failedBegin(em: EntityManager): Promise<unknown> {
  * entity manager, the lazily resolved caller and request-scoped DataLoaders.
  */
 export class RequestContext {
+  /**
+   * The request's time: what "now" is for the rules that read it (the airing schedule's
+   * window and `time_left`), the same in resolvers and in compiled SQL.
+   */
+  readonly now = new Date();
   readonly auth: AuthSession;
   readonly transaction: RequestTransaction;
   private readonly loaders = new Map<string, DataLoader<unknown, unknown>>();

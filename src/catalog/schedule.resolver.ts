@@ -8,8 +8,9 @@ import { registerInputSpec } from '../common/validation/input-specs';
 import type { ObjectSpec } from '../common/validation/json-schema';
 import { booleanField, enumArray, nullableSeasonYear } from '../common/validation/schemas';
 import type { RequestContext } from '../context';
-import { Anime } from './anime.entity';
-import { animeSchedule, type ScheduleEntry } from './schedule.service';
+import { sqlFields, sqlRoot, sqlRows, sqlValue } from '../graphql/sql-plan/fields';
+import { AiringEpisode, Anime } from './anime.entity';
+import { animeSchedule, type ScheduleEntry, type ScheduleFilter, scheduleQuery } from './schedule.service';
 
 /** The earliest year `airing_season` accepts. */
 export const SCHEDULE_FIRST_YEAR = 2020;
@@ -74,6 +75,39 @@ function airingSeasonOf(value: unknown): { season: Season; year: number } | null
   return { season, year: Number(year) };
 }
 
+/** The caller's checks (scope, then `only_watch` needs a caller) and the filters of `input`. */
+async function scheduleFilter(ctx: RequestContext, input: AnimeScheduleInput): Promise<ScheduleFilter> {
+  const viewer = await ctx.auth.optional(['read:watchlist']);
+  if (input.only_watch && !viewer) throw new AppError('schedule:watch_no_user');
+  return {
+    airingSeason: airingSeasonOf(input.airing_season),
+    rating: input.rating,
+    status: input.status,
+    watcher: input.only_watch && viewer ? viewer.user.reference : null,
+  };
+}
+
+// The same page in one SQL statement (src/graphql/sql-plan): an item is a view of an airing episode row.
+sqlRoot('animeSchedule', {
+  kind: 'page',
+  item: AiringEpisode,
+  view: ScheduleItem,
+  query: async (ctx, args) =>
+    scheduleQuery(await scheduleFilter(ctx, args.input as AnimeScheduleInput), ctx.now),
+});
+sqlFields(ScheduleItem, {
+  anime: sqlRows((episode, anime) => ({
+    from: `anime ${anime}`,
+    where: `${anime}.reference = ${episode}.anime_reference`,
+  })),
+  // secondsLeft
+  time_left: sqlValue(
+    (episode, { now }) => `trunc(extract(epoch from ${episode}.airing_at - ${now}))::integer`,
+  ),
+  airing_at: sqlValue((episode) => `${episode}.airing_at`),
+  episode: sqlValue((episode) => `${episode}.episode`),
+});
+
 @Resolver()
 export class ScheduleResolver {
   /** #2 POST /schedule/anime: optional authentication, scope `read:watchlist`. */
@@ -86,14 +120,6 @@ export class ScheduleResolver {
     @Arg('input', () => AnimeScheduleInput) input: AnimeScheduleInput,
     @Ctx() ctx: RequestContext,
   ): Promise<AnimeSchedulePage> {
-    const viewer = await ctx.auth.optional(['read:watchlist']);
-    if (input.only_watch && !viewer) throw new AppError('schedule:watch_no_user');
-    const filter = {
-      airingSeason: airingSeasonOf(input.airing_season),
-      rating: input.rating,
-      status: input.status,
-      watcher: input.only_watch && viewer ? viewer.user.reference : null,
-    };
-    return animeSchedule(ctx.em, filter, page, new Date());
+    return animeSchedule(ctx.em, await scheduleFilter(ctx, input), page, ctx.now);
   }
 }

@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AgeRating, ReleaseStatus, Season } from '../common/enums';
-import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
+import { type ListQuery, listPage } from '../common/pagination/paged-query';
+import type { Page, PageArgs } from '../common/pagination/pagination';
+import { joinSql, sql } from '../db/sql';
 import { type Anime, AiringEpisode } from './anime.entity';
+import { listed } from './title-filters';
 
 /** Episodes that aired up to 6 hours ago are still listed (with a negative `time_left`). */
 export const SCHEDULE_LOOKBACK_MS = 6 * 60 * 60 * 1000;
@@ -29,44 +32,56 @@ export interface ScheduleFilter {
 
 /**
  * #2: airing entries from `now` − 6 h on, of live, non-NSFW anime, by `airing_at`
- * then entry reference. Two queries (page and count) whatever the page size.
+ * then entry reference.
  */
+export function scheduleQuery(filter: ScheduleFilter, now: Date): ListQuery {
+  const conditions = [
+    sql('e.airing_at >= ?', new Date(now.getTime() - SCHEDULE_LOOKBACK_MS)),
+    sql('not a.deleted and not a.nsfw'),
+    ...listed('a.rating', filter.rating),
+    ...listed('a.status', filter.status),
+  ];
+  if (filter.airingSeason) {
+    const { season, year } = filter.airingSeason;
+    conditions.push(
+      year > LAST_REPRESENTABLE_YEAR
+        ? sql('false')
+        : sql('anime_aired_in(a.start_date, a.end_date, ?, ?)', season, year),
+    );
+  }
+  if (filter.watcher !== null) {
+    conditions.push(
+      sql(
+        'exists (select 1 from watch_entry w where w.anime_reference = a.reference and w.user_reference = ?)',
+        filter.watcher,
+      ),
+    );
+  }
+  return {
+    reference: 'e.reference',
+    from: 'airing_episode e join anime a on a.reference = e.anime_reference',
+    where: joinSql(conditions),
+    orderBy: sql('e.airing_at asc, e.reference asc'),
+  };
+}
+
+/** `airing_at` − `now` in whole seconds, truncated toward zero (never −0). */
+export const secondsLeft = (airingAt: Date, now: Date): number =>
+  Math.trunc((airingAt.getTime() - now.getTime()) / 1000) || 0;
+
+/** A page of {@link scheduleQuery}: three queries whatever the page size. */
 export async function animeSchedule(
   em: EntityManager,
   filter: ScheduleFilter,
   args: PageArgs,
   now: Date,
 ): Promise<Page<ScheduleEntry>> {
-  const { offset, limit } = pageWindow(args);
-  const qb = em
-    .createQueryBuilder(AiringEpisode, 'e')
-    .select('e.*')
-    .joinAndSelect('e.anime', 'a')
-    .where({ airing_at: { $gte: new Date(now.getTime() - SCHEDULE_LOOKBACK_MS) } })
-    .andWhere({ 'a.deleted': false, 'a.nsfw': false });
-  if (filter.rating.length > 0) qb.andWhere({ 'a.rating': { $in: [...filter.rating] } });
-  if (filter.status.length > 0) qb.andWhere({ 'a.status': { $in: [...filter.status] } });
-  if (filter.airingSeason) {
-    const { season, year } = filter.airingSeason;
-    if (year > LAST_REPRESENTABLE_YEAR) qb.andWhere('false');
-    else qb.andWhere('anime_aired_in(a.start_date, a.end_date, ?, ?)', [season, year]);
-  }
-  if (filter.watcher !== null) {
-    qb.andWhere(
-      'exists (select 1 from watch_entry w where w.anime_reference = a.reference and w.user_reference = ?)',
-      [filter.watcher],
-    );
-  }
-  const [rows, total] = await qb
-    .orderBy([{ airing_at: 'asc' }, { reference: 'asc' }])
-    .limit(limit)
-    .offset(offset)
-    .getResultAndCount();
-  const list = rows.map((row) => ({
+  const page = await listPage(em, AiringEpisode, scheduleQuery(filter, now), args, ['anime']);
+  const list = page.list.map((row) => ({
     anime: row.anime,
-    time_left: Math.trunc((row.airing_at.getTime() - now.getTime()) / 1000) || 0,
+    time_left: secondsLeft(row.airing_at, now),
     airing_at: row.airing_at,
     episode: row.episode,
   }));
-  return toPage(list, total, args);
+  return { ...page, list };
 }

@@ -96,7 +96,8 @@ function boundsConditions(column: string, bounds: Bounds | undefined): SqlFragme
   ];
 }
 
-const listed = (column: string, values: readonly string[] | undefined): SqlFragment[] =>
+/** `column in (values)`, or no condition for no values. */
+export const listed = (column: string, values: readonly string[] | undefined): SqlFragment[] =>
   values && values.length > 0 ? [sql(`${column} in (?)`, [...values])] : [];
 
 /**

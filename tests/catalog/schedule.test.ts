@@ -1,7 +1,7 @@
-import type { RequiredEntityData } from '@mikro-orm/core';
-import { type Anime, AiringEpisode } from '../../src/catalog/anime.entity';
+import type { Anime } from '../../src/catalog/anime.entity';
 import { restRoutes } from '../../src/rest/routes';
 import {
+  buildAiringEpisode,
   buildAnime,
   buildThirdPartyToken,
   buildToken,
@@ -54,17 +54,8 @@ const gqlSchedule = (input: unknown, page: Record<string, number> = {}, options:
 /** Whole seconds from now, so that airing times serialize exactly. */
 const fromNow = (ms: number) => new Date(Math.trunc((Date.now() + ms) / 1000) * 1000);
 
-async function buildEpisode(anime: Anime, episode: number, airingAt: Date, ref?: string) {
-  const em = t.orm.em.fork();
-  const row = em.create(AiringEpisode, {
-    anime: anime.reference,
-    episode,
-    airing_at: airingAt,
-    ...(ref ? { reference: ref } : {}),
-  } as unknown as RequiredEntityData<AiringEpisode>);
-  await em.flush();
-  return row;
-}
+const buildEpisode = (anime: Anime, episode: number, airingAt: Date, reference?: string) =>
+  buildAiringEpisode(t.orm, anime, episode, airingAt, reference);
 
 /** An anime with one episode airing `hours` from now. */
 async function airing(slug: string, hours = 1, overrides: Partial<Anime> = {}) {

@@ -3,7 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { RequiredEntityData } from '@mikro-orm/core';
 import { AuthToken } from '../../src/accounts/auth-token.entity';
 import { User } from '../../src/accounts/user.entity';
-import { Anime } from '../../src/catalog/anime.entity';
+import { AiringEpisode, Anime } from '../../src/catalog/anime.entity';
 import { Genre } from '../../src/catalog/genre.entity';
 import { Magazine } from '../../src/catalog/magazine.entity';
 import { Manga } from '../../src/catalog/manga.entity';
@@ -223,3 +223,22 @@ export async function buildThirdPartyToken(orm: MikroORM, user: User, scope: str
 
 /** A well-formed UUID that no factory gives a row: the path of a missing thing. */
 export const MISSING_REFERENCE = '00000000-0000-4000-8000-000000000000';
+
+/** One scheduled episode of `anime` (a given reference keeps a tie's order known). */
+export async function buildAiringEpisode(
+  orm: MikroORM,
+  anime: Anime,
+  episode: number,
+  airingAt: Date,
+  reference?: string,
+): Promise<AiringEpisode> {
+  const em = orm.em.fork();
+  const row = em.create(AiringEpisode, {
+    anime: anime.reference,
+    episode,
+    airing_at: airingAt,
+    ...(reference ? { reference } : {}),
+  } as unknown as RequiredEntityData<AiringEpisode>);
+  await em.flush();
+  return row;
+}

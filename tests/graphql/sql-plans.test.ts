@@ -28,6 +28,7 @@ import type { RestRoute } from '../../src/rest/route';
 import { restRoutes } from '../../src/rest/routes';
 import { buildAppSchema } from '../../src/schema';
 import {
+  buildAiringEpisode,
   buildAnime,
   buildAppearance,
   buildCharacter,
@@ -59,6 +60,9 @@ import { useTestApp } from '../setup/harness';
  * statements re-state in SQL. A mapping that drifts from its resolver fails here.
  */
 const t = useTestApp();
+
+// Tests that fix `Date` (the schedule's "now") end with the real one.
+afterEach(() => jest.useRealTimers());
 
 const routeOf = (contract: number): RestRoute => restRoutes.find((route) => route.contract === contract)!;
 
@@ -275,25 +279,67 @@ async function seedPersonManga(): Promise<{ manga: Manga[]; token: string }> {
  * The watch list's anime (one deleted) and two of the novels (one with the reader's
  * entry) join the edge manga's franchise ({@link seedReadables} first).
  */
-async function joinFranchise(): Promise<{ owner: User }> {
-  const { owner } = await seedWatchList();
+async function joinFranchise(): Promise<{ owner: User; anime: Anime[] }> {
+  const { owner, anime } = await seedWatchList();
   const connection = t.orm.em.getConnection();
   const franchise = `(select franchise_reference from manga where slug = 'edge-manga')`;
   await connection.execute(`update anime set franchise_reference = ${franchise}`);
   await connection.execute(
     `update novel set franchise_reference = ${franchise} where slug in ('novel-1', 'novel-2')`,
   );
-  return { owner };
+  return { owner, anime };
+}
+
+/** Every timer but `Date`'s: the app's own timers and the database driver's keep running. */
+const NOT_DATE = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+] as const;
+
+/**
+ * Airing episodes around `now`: fractions of a second either side (time_left truncates
+ * toward zero), the 6-hour edge, an older one, equal times, NSFW and deleted anime,
+ * and the anime of the watch list ({@link seedWatchList}).
+ */
+async function seedSchedule(now: number, anime: Anime[]): Promise<void> {
+  const HOUR = 60 * 60 * 1000;
+  const at = (ms: number) => new Date(now + ms);
+  const others = await Promise.all([
+    buildAnime(t.orm, { slug: 'sched-a', rating: 'pg_13', status: 'ongoing', season: 'spring' }),
+    buildAnime(t.orm, { slug: 'sched-nsfw', nsfw: true }),
+    buildAnime(t.orm, { slug: 'sched-b', rating: 'r', status: 'announced', start_date: at(0) }),
+  ]);
+  const episodes: [Anime, number][] = [
+    [anime[0], 1500],
+    [anime[1], -1500],
+    [anime[2], -6 * HOUR],
+    [anime[3], -6 * HOUR - 1000],
+    [anime[4], 3 * HOUR + 999],
+    [anime[5], HOUR],
+    [others[0], 1500],
+    [others[1], HOUR],
+    [others[2], 24 * HOUR + 1],
+  ];
+  for (const [i, [title, offset]] of episodes.entries())
+    await buildAiringEpisode(t.orm, title, i + 1, at(offset));
 }
 
 describe('operations compiled to one SQL statement', () => {
-  it('compiles the routes with SQL forms (#3, #7, #8, #13, #16, #19, #21) and no other', async () => {
+  it('compiles the routes with SQL forms (#2, #3, #7, #8, #13, #16, #19, #21) and no other', async () => {
     const config = loadConfig();
     const runner = new OperationRunner(await buildAppSchema(), graphqlLimitsOf(config), t.orm.getMetadata());
     const compiled = restRoutes
       .filter((route) => runner.prepare(route.document, route.rootField).plan)
       .map((route) => route.contract);
-    expect(compiled.sort((a, b) => a! - b!)).toEqual([3, 7, 8, 13, 16, 19, 21]);
+    expect(compiled.sort((a, b) => a! - b!)).toEqual([2, 3, 7, 8, 13, 16, 19, 21]);
   });
 
   it('#16 answers as its resolvers do: conversions, orders, statistics, look-up rules', async () => {
@@ -495,6 +541,46 @@ describe('operations compiled to one SQL statement', () => {
     expect(refused).toMatchObject({ code: 'user:deleted' });
   });
 
+  it('#2 answers as its resolvers do: window, time_left, filters, only_watch, callers', async () => {
+    // One "now" for every request: time_left is then exact both ways.
+    const now = Date.now();
+    jest.useFakeTimers({ now, doNotFake: [...NOT_DATE] });
+    const { owner, anime } = await seedWatchList();
+    await seedSchedule(now, anime);
+    const watcherToken = await buildToken(t.orm, owner);
+    const scopeless = await buildThirdPartyToken(t.orm, await buildUser(t.orm), ['read:readlist']);
+    const year = new Date(now).getUTCFullYear();
+    for (const input of [
+      {},
+      { rating: ['pg_13'], status: ['ongoing'] },
+      { airing_season: ['spring', year] },
+      { airing_season: ['winter', 300000] },
+      { only_watch: true },
+    ]) {
+      for (const [page, size] of [
+        [1, 2],
+        [2, 2],
+        [1, 100],
+      ]) {
+        for (const caller of [undefined, watcherToken]) {
+          await expectSameBothWays(
+            2,
+            `/schedule/anime?page=${page}&size=${size}`,
+            { page, size, input },
+            { token: caller, body: input },
+          );
+        }
+      }
+    }
+    const refused = await expectSameBothWays(
+      2,
+      '/schedule/anime',
+      { input: {} },
+      { token: scopeless, body: {} },
+    );
+    expect(refused).toMatchObject({ code: 'permission:denied' });
+  });
+
   it('#21 answers as its resolvers do', async () => {
     await seedWatchList();
     for (const input of [
@@ -542,6 +628,8 @@ describe('operations compiled to one SQL statement', () => {
       ['GET', '/characters/hero/novel?size=1', undefined, 1],
       ['GET', '/characters/hero/novel?size=100', undefined, 1],
       ['GET', '/related/manga/edge-manga/franchise', undefined, 1],
+      ['POST', '/schedule/anime?size=1', {}, 1],
+      ['POST', '/schedule/anime?size=100', {}, 1],
     ];
     for (const [method, path, body, statements] of requests) {
       const counted = await t.queries.count(async () => {
@@ -763,6 +851,7 @@ describe('random documents over every field with a SQL form', () => {
     { field: 'personManga', args: 'slug: "writer", size: 20' },
     { field: 'characterNovels', args: 'slug: "cast-member", size: 20' },
     { field: 'franchise', args: 'content_type: "manga", slug: "edge-manga"' },
+    { field: 'animeSchedule', args: 'size: 20, input: {}' },
   ];
   /** Object types below the root field a selection descends into, at most. */
   const MAX_DEPTH = 4;
@@ -859,8 +948,12 @@ describe('random documents over every field with a SQL form', () => {
   }
 
   it('answers every document as the resolvers do, with and without a caller', async () => {
+    // One "now" for every request (the schedule's time_left).
+    const now = Date.now();
+    jest.useFakeTimers({ now, doNotFake: [...NOT_DATE] });
     const { token } = await seedPersonManga();
-    await joinFranchise();
+    const { anime } = await joinFranchise();
+    await seedSchedule(now, anime);
     const novel = await buildNovel(t.orm, { slug: 'cast' });
     for (let i = 0; i < 4; i += 1)
       await buildAppearance(t.orm, await buildCharacter(t.orm, i === 0 ? { image: null } : {}), { novel });

@@ -115,10 +115,28 @@ type ValueOrRows =
 /** The one-row CTE holding the request's values, as `request.<name>`. */
 const REQUEST = 'request';
 
+/** The request's values a mapping may read (SqlRequest): their SQL types and values. */
+const REQUEST_VALUES: Record<keyof SqlRequest, { type: string; of: (ctx: RequestContext) => unknown }> = {
+  viewer: { type: 'uuid', of: viewerOf },
+  now: { type: 'timestamptz', of: (ctx) => ctx.now },
+};
+
+/**
+ * The request's values the mappings read, as columns of the request's CTE (the root's
+ * own arguments follow them) and a function of the request giving their values.
+ */
+function requestColumns(used: ReadonlySet<keyof SqlRequest>) {
+  const names = (Object.keys(REQUEST_VALUES) as (keyof SqlRequest)[]).filter((name) => used.has(name));
+  return {
+    columns: names.map((name) => `?::${REQUEST_VALUES[name].type} as ${name}`),
+    values: (ctx: RequestContext) => Promise.all(names.map((name) => REQUEST_VALUES[name].of(ctx))),
+  };
+}
+
 class Compiler {
   private aliases = 0;
-  /** Whether a mapping read the caller (the CTE then binds it). */
-  usesViewer = false;
+  /** The request's values the mappings read (the CTE then binds them). */
+  readonly used = new Set<keyof SqlRequest>();
   readonly request: SqlRequest;
   private readonly fragments = new Map<string, FragmentDefinitionNode>();
   private readonly classes = new Map(
@@ -135,12 +153,15 @@ class Compiler {
     for (const definition of document.definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(definition.name.value, definition);
     }
-    this.request = Object.defineProperty({} as SqlRequest, 'viewer', {
-      get: () => {
-        this.usesViewer = true;
-        return `(select viewer from ${REQUEST})`;
-      },
-    });
+    this.request = {} as SqlRequest;
+    for (const name of Object.keys(REQUEST_VALUES) as (keyof SqlRequest)[]) {
+      Object.defineProperty(this.request, name, {
+        get: () => {
+          this.used.add(name);
+          return `(select ${name} from ${REQUEST})`;
+        },
+      });
+    }
   }
 
   alias(): string {
@@ -225,7 +246,7 @@ class Compiler {
       if (!isScalarType(named)) throw new NotCompilable(`${type.name}.${name} is not a scalar`);
       const scalar = scalarSqlOf(named);
       if (!scalar) throw new NotCompilable(`scalar ${named.name} has no SQL form`);
-      const stored = mapping.sql(row);
+      const stored = mapping.sql(row, this.request);
       const value = scalar.value?.(stored) ?? stored;
       const checked = scalar.refuses && !(named === GraphQLInt && isIntegerColumn(mapping.columnType));
       if (!checked) return value;
@@ -436,21 +457,15 @@ function compileOne(
     ? `select (select ${built} from ${source.from}${where(source)} limit 1)::text as json,
         exists (select 1 from ${SUBJECT}) as found, (select refused from ${SUBJECT}) as refused`
     : `select ${built}::text as json from ${source.from}${where(source)} limit 1`;
-  const usesViewer = compiler.usesViewer;
-  const cteColumns = [
-    ...(usesViewer ? ['?::uuid as viewer'] : []),
-    ...columns.map((c) => `?::${c.sqlType} as "${c.name}"`),
-  ];
+  const requested = requestColumns(compiler.used);
+  const cteColumns = [...requested.columns, ...columns.map((c) => `?::${c.sqlType} as "${c.name}"`)];
   const request = cteColumns.length > 0 ? `${REQUEST} as (select ${cteColumns.join(', ')})` : undefined;
   const texts = new StatementTexts();
   return {
     bind: async (ctx, values) => {
       if (root.scopes) await ctx.auth.optional();
       const bound = root.values?.(values) ?? values;
-      const params = [
-        ...(usesViewer ? [await viewerOf(ctx)] : []),
-        ...columns.map(({ name }) => bound[name] ?? null),
-      ];
+      const params = [...(await requested.values(ctx)), ...columns.map(({ name }) => bound[name] ?? null)];
       const subject = root.subject?.(values);
       const ctes = [
         ...(request ? [sql(request, ...params)] : []),
@@ -492,7 +507,7 @@ function compilePage(
     }
     throw new NotCompilable(`page field ${key}`);
   });
-  const usesViewer = compiler.usesViewer;
+  const requested = requestColumns(compiler.used);
   const texts = new StatementTexts();
   return {
     bind: async (ctx, args) => {
@@ -505,8 +520,11 @@ function compilePage(
         throw new Error(`page ${page} of size ${size} reached a compiled page unchecked`);
       const order = query.orderBy;
       const window = pageWindowSql(page, size);
-      const viewer = usesViewer ? [sql(`${REQUEST} as (select ?::uuid as viewer)`, await viewerOf(ctx))] : [];
-      const ctes = [...viewer, ...(subject ? [concatSql(`${SUBJECT} as (`, subject.select, ')')] : [])];
+      const request =
+        requested.columns.length > 0
+          ? [sql(`${REQUEST} as (select ${requested.columns.join(', ')})`, ...(await requested.values(ctx)))]
+          : [];
+      const ctes = [...request, ...(subject ? [concatSql(`${SUBJECT} as (`, subject.select, ')')] : [])];
       // The exact total counted on its own (a window count would read and keep every
       // row), then the page's references in order (an index walk that stops at the
       // page's end). `offset 0` keeps the page row from being inlined, which would count
@@ -577,7 +595,7 @@ export function compileSqlPlan(
   try {
     roots = rootsOf(compiler, operation).map(({ key, node, root, definition, type, selectionSet }) => {
       // Each root's statement binds the caller only if its own mappings read it.
-      compiler.usesViewer = false;
+      compiler.used.clear();
       return {
         key,
         node,

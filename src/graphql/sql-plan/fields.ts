@@ -23,6 +23,8 @@ export interface RowSource {
 export interface SqlRequest {
   /** The caller's user reference (uuid), null when anonymous. */
   viewer: string;
+  /** The request's time (timestamptz): `RequestContext.now`, as the resolvers read it. */
+  now: string;
 }
 
 /**
@@ -40,7 +42,7 @@ export interface ScalarSql {
 
 export type SqlField =
   /** A scalar (or list of scalars) computed from the row's alias; the scalar's own SQL form applies. */
-  | { kind: 'value'; sql: (row: string) => string }
+  | { kind: 'value'; sql: (row: string, request: SqlRequest) => string }
   /** An object or a list of objects, read from other rows. */
   | { kind: 'rows'; rows: (row: string, alias: string, request: SqlRequest) => RowSource }
   /** The row the entity's many-to-one relation of the same name points to (joined from the ORM's metadata). */
@@ -108,7 +110,10 @@ const fieldsByClass = new Map<AnyClass, Map<string, SqlField>>();
 const rowTypes = new Set<AnyClass>();
 const roots = new Map<string, SqlRoot>();
 
-export const sqlValue = (sql: (row: string) => string): SqlField => ({ kind: 'value', sql });
+export const sqlValue = (sql: (row: string, request: SqlRequest) => string): SqlField => ({
+  kind: 'value',
+  sql,
+});
 export const sqlRows = (rows: (row: string, alias: string, request: SqlRequest) => RowSource): SqlField => ({
   kind: 'rows',
   rows,
