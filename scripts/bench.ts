@@ -469,7 +469,8 @@ async function inspect(url: string, list: Scenario[]) {
       if (!scenario.floor) continue;
       const route = restRoutes.find((r) => r.contract === scenario.contract)!;
       const prepared = runner.prepare(route.document, route.rootField);
-      const { plan } = prepared;
+      const variables = runner.coerce(prepared, scenario.floor);
+      const plan = prepared.compiled?.planFor(variables);
       if (!plan) throw new Error(`${scenario.name}: the route is not compiled`);
       const ctx = new RequestContext(
         orm.em,
@@ -480,7 +481,7 @@ async function inspect(url: string, list: Scenario[]) {
         createAccountServices(config, log),
         undefined,
       );
-      const { text, values } = numbered(await plan.statement(ctx, runner.coerce(prepared, scenario.floor)));
+      const { text, values } = numbered(await plan.statement(ctx, variables));
       floors.push({ name: scenario.name, path: `/floor/${floors.length}`, text, values });
     }
   } finally {

@@ -4,11 +4,14 @@ import { type Page, PageArgs, Pagination } from '../common/pagination/pagination
 import { TitleContentTypeScalar } from '../common/scalars';
 import { enumScalar } from '../common/scalars/enum.scalar';
 import type { RequestContext } from '../context';
-import type { Anime } from './anime.entity';
-import { EDIT_TODO_TYPES, editTodo, type EditTodoType } from './edit-todo.service';
+import { sqlRoot } from '../graphql/sql-plan/fields';
+import { Anime } from './anime.entity';
+import { EDIT_TODO_TYPES, editTodo, editTodoQuery, type EditTodoType } from './edit-todo.service';
 import { CatalogItem } from './title-unions';
-import type { Manga } from './manga.entity';
-import type { Novel } from './novel.entity';
+import { Manga } from './manga.entity';
+import { Novel } from './novel.entity';
+
+const SCOPES = ['read:readlist', 'read:watchlist'];
 
 export const EditTodoTypeScalar = enumScalar('EditTodoType', EDIT_TODO_TYPES);
 
@@ -20,6 +23,16 @@ export class EditTodoPage implements Page<Anime | Manga | Novel> {
   @Field(() => [CatalogItem])
   list!: (Anime | Manga | Novel)[];
 }
+
+// The same page in one SQL statement (src/graphql/sql-plan), one plan per content type.
+sqlRoot('editTodo', {
+  kind: 'page',
+  item: { argument: 'content_type', items: { anime: Anime, manga: Manga, novel: Novel } },
+  query: async (ctx, args) => {
+    await ctx.auth.optional(SCOPES);
+    return editTodoQuery(args.content_type as TitleContentType, args.todo_type as EditTodoType);
+  },
+});
 
 @Resolver()
 export class EditTodoResolver {
@@ -34,7 +47,7 @@ export class EditTodoResolver {
     @Args(() => PageArgs) page: PageArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<EditTodoPage> {
-    await ctx.auth.optional(['read:readlist', 'read:watchlist']);
+    await ctx.auth.optional(SCOPES);
     return editTodo(ctx.em, contentType, todoType, page);
   }
 }

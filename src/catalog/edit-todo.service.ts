@@ -1,8 +1,9 @@
-import { type EntityClass, type FilterQuery, QueryOrder } from '@mikro-orm/core';
+import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TitleContentType } from '../common/enums';
-import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
-import type { Anime } from './anime.entity';
+import { type ListQuery, listPage } from '../common/pagination/paged-query';
+import type { Page, PageArgs } from '../common/pagination/pagination';
+import { sql } from '../db/sql';
 import type { CatalogTitle } from './catalog-title.entity';
 import { titleEntity, type TitleOf } from './catalog.service';
 
@@ -13,26 +14,31 @@ export type EditTodoType = (typeof EDIT_TODO_TYPES)[number];
 /**
  * #6: live titles of one kind whose `todo` field is null (an empty string counts as
  * translated), music videos excepted, by score, scored_by and reference, all desc.
- * Two queries (page and count) whatever the page size.
  */
-export async function editTodo<K extends TitleContentType>(
+export function editTodoQuery(kind: TitleContentType, todo: EditTodoType): ListQuery {
+  // Names written into the statement: only the known ones.
+  if (!EDIT_TODO_TYPES.includes(todo)) throw new Error(`unknown todo type ${String(todo)}`);
+  // A null media type is not `music`: `<> 'music'` alone would drop it.
+  const notMusic = kind === 'anime' ? " and (t.media_type is null or t.media_type <> 'music')" : '';
+  return {
+    reference: 't.reference',
+    from: `${kind} t`,
+    where: sql(`t.${todo} is null and not t.deleted${notMusic}`),
+    orderBy: sql('t.score desc, t.scored_by desc, t.reference desc'),
+  };
+}
+
+/** A page of {@link editTodoQuery}: two queries whatever the page size. */
+export function editTodo<K extends TitleContentType>(
   em: EntityManager,
   kind: K,
   todo: EditTodoType,
   args: PageArgs,
 ): Promise<Page<TitleOf[K]>> {
-  const { offset, limit } = pageWindow(args);
-  const where: FilterQuery<CatalogTitle> = { [todo]: null, deleted: false };
-  // A null media type is not `music`: `<> 'music'` alone would drop it.
-  const notMusic: FilterQuery<Anime> = { $or: [{ media_type: null }, { media_type: { $ne: 'music' } }] };
-  const [list, total] = await em.findAndCount(
+  return listPage(
+    em,
     titleEntity(kind) as EntityClass<CatalogTitle>,
-    kind === 'anime' ? { $and: [where, notMusic as FilterQuery<CatalogTitle>] } : where,
-    {
-      orderBy: [{ score: QueryOrder.DESC }, { scored_by: QueryOrder.DESC }, { reference: QueryOrder.DESC }],
-      limit,
-      offset,
-    },
-  );
-  return toPage(list as TitleOf[K][], total, args);
+    editTodoQuery(kind, todo),
+    args,
+  ) as Promise<Page<TitleOf[K]>>;
 }

@@ -17,7 +17,8 @@ import { executeMutation } from './database-plugin';
 import { type GraphQLLimits, operationCost, queryLimitErrorOf } from './limits';
 import { OperationChecks } from './preparation';
 import { checkedVariables, checkVariables } from './request-checks';
-import { compileSqlPlan, type SqlPlan } from './sql-plan/compile';
+import { CompiledOperation } from './sql-plan/compile';
+import { sqlRootOf } from './sql-plan/fields';
 
 /**
  * A persisted operation, prepared once when the app starts: parsed, validated with the
@@ -32,7 +33,8 @@ export interface PreparedOperation {
   readonly worstCost: number;
   /** Why every run is refused (a limit the configuration sets below what the document needs). */
   readonly refusal?: AppError;
-  readonly plan?: SqlPlan;
+  /** Its plans, for a query whose root field has a SQL form (src/graphql/sql-plan). */
+  readonly compiled?: CompiledOperation;
 }
 
 /**
@@ -67,8 +69,11 @@ export class OperationRunner {
     const operation = getOperationAST(document);
     if (!operation) throw new Error(`Persisted operation for ${rootField} must hold exactly one operation`);
     const worstCost = operationCost(this.schema, document, operation, { size: SIZE_MAX });
-    const plan = refusal ? undefined : compileSqlPlan(this.schema, document, operation, this.metadata);
-    return { document, operation, rootField, worstCost, refusal, plan };
+    const compiled =
+      !refusal && operation.operation === 'query' && sqlRootOf(rootField)
+        ? new CompiledOperation(this.schema, document, operation, this.metadata)
+        : undefined;
+    return { document, operation, rootField, worstCost, refusal, compiled };
   }
 
   /** The root field's value as JSON text; throws the AppError the request is answered with. */
@@ -78,10 +83,10 @@ export class OperationRunner {
     ctx: RequestContext,
   ): Promise<string> {
     if (prepared.refusal) throw prepared.refusal;
-    if (prepared.plan) {
+    if (prepared.compiled) {
       const coerced = this.coerce(prepared, variables, ctx);
       this.checkCost(prepared, variables, ctx);
-      const [json] = (await prepared.plan.run(ctx, coerced)) ?? [];
+      const [json] = (await prepared.compiled.planFor(coerced)?.run(ctx, coerced)) ?? [];
       if (json !== undefined) return json;
     } else {
       try {

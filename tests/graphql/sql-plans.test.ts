@@ -1,9 +1,11 @@
 import {
   execute,
   getNamedType,
+  type GraphQLCompositeType,
   type GraphQLObjectType,
   isLeafType,
   isObjectType,
+  isUnionType,
   Kind,
   OperationTypeNode,
   parse,
@@ -89,7 +91,7 @@ async function viaResolvers(
   );
   ctx.chooseReads(prepared.operation.operation);
   try {
-    return { json: await runner.run({ ...prepared, plan: undefined }, variables, ctx) };
+    return { json: await runner.run({ ...prepared, compiled: undefined }, variables, ctx) };
   } catch (error) {
     return { error: asAppError(error) };
   }
@@ -333,13 +335,18 @@ async function seedSchedule(now: number, anime: Anime[]): Promise<void> {
 }
 
 describe('operations compiled to one SQL statement', () => {
-  it('compiles the routes with SQL forms (#2, #3, #7, #8, #13, #16, #19, #21) and no other', async () => {
+  it('compiles the routes with SQL forms (#2, #3, #6, #7, #8, #13, #16, #19, #21) and no other', async () => {
     const config = loadConfig();
     const runner = new OperationRunner(await buildAppSchema(), graphqlLimitsOf(config), t.orm.getMetadata());
+    // Variables a plan depends on (#6's content type); the others' plans take none.
+    const variables = { content_type: 'anime', todo_type: 'title_ua' };
     const compiled = restRoutes
-      .filter((route) => runner.prepare(route.document, route.rootField).plan)
+      .filter((route) => {
+        const prepared = runner.prepare(route.document, route.rootField);
+        return prepared.compiled?.planFor(variables) !== undefined;
+      })
       .map((route) => route.contract);
-    expect(compiled.sort((a, b) => a! - b!)).toEqual([2, 3, 7, 8, 13, 16, 19, 21]);
+    expect(compiled.sort((a, b) => a! - b!)).toEqual([2, 3, 6, 7, 8, 13, 16, 19, 21]);
   });
 
   it('#16 answers as its resolvers do: conversions, orders, statistics, look-up rules', async () => {
@@ -581,6 +588,59 @@ describe('operations compiled to one SQL statement', () => {
     expect(refused).toMatchObject({ code: 'permission:denied' });
   });
 
+  it('#6 answers as its resolvers do: each content type, music videos, deleted titles, callers', async () => {
+    const { token, reader } = await seedReadables();
+    const { owner } = await seedWatchList();
+    const watcherToken = await buildToken(t.orm, owner);
+    await buildAnime(t.orm, { slug: 'todo-music', media_type: 'music' });
+    await buildAnime(t.orm, { slug: 'todo-untyped', media_type: null, synopsis_ua: '' });
+    await buildManga(t.orm, { slug: 'todo-manga', title_ua: 'Манґа', synopsis_ua: null });
+    const scopeless = await buildThirdPartyToken(t.orm, reader, ['read:readlist']);
+    for (const kind of ['anime', 'manga', 'novel']) {
+      for (const todo of ['title_ua', 'synopsis_ua']) {
+        for (const [page, size] of [
+          [1, 3],
+          [2, 3],
+          [1, 100],
+        ]) {
+          for (const caller of [undefined, token, watcherToken]) {
+            await expectSameBothWays(
+              6,
+              `/edit/todo/${kind}/${todo}?page=${page}&size=${size}`,
+              { content_type: kind, todo_type: todo, page, size },
+              { token: caller },
+            );
+          }
+        }
+      }
+    }
+    const refused = await expectSameBothWays(
+      6,
+      '/edit/todo/anime/title_ua',
+      { content_type: 'anime', todo_type: 'title_ua' },
+      { token: scopeless },
+    );
+    expect(refused).toMatchObject({ code: 'permission:denied' });
+  });
+
+  it('keeps one plan per content type of #6, chosen by the variable', async () => {
+    await seedReadables();
+    await seedWatchList();
+    const document = routeOf(6).document;
+    const kinds = await Promise.all(
+      ['anime', 'manga', 'novel', 'manga'].map(async (kind) => {
+        const res = await gql(t.app, document, { content_type: kind, todo_type: 'title_ua', size: 100 });
+        expect(res.body.errors).toBeUndefined();
+        return [
+          kind,
+          new Set(res.body.data.editTodo.list.map((item: { data_type: string }) => item.data_type)),
+        ];
+      }),
+    );
+    for (const [kind, types] of kinds)
+      expect({ kind, types: [...(types as Set<string>)] }).toEqual({ kind, types: [kind] });
+  });
+
   it('#21 answers as its resolvers do', async () => {
     await seedWatchList();
     for (const input of [
@@ -630,6 +690,8 @@ describe('operations compiled to one SQL statement', () => {
       ['GET', '/related/manga/edge-manga/franchise', undefined, 1],
       ['POST', '/schedule/anime?size=1', {}, 1],
       ['POST', '/schedule/anime?size=100', {}, 1],
+      ['GET', '/edit/todo/novel/title_ua?size=1', undefined, 1],
+      ['GET', '/edit/todo/anime/synopsis_ua?size=100', undefined, 1],
     ];
     for (const [method, path, body, statements] of requests) {
       const counted = await t.queries.count(async () => {
@@ -834,13 +896,16 @@ describe('stored values a scalar refuses', () => {
  */
 describe('random documents over every field with a SQL form', () => {
   interface Selected {
+    /** A field's name, or `... on <Type>` for an inline fragment on a union's member. */
     name: string;
-    /** The field's object type, for fields with a selection. */
-    type?: GraphQLObjectType;
+    /** The field's (or fragment's) type, for selections with children. */
+    type?: GraphQLCompositeType;
+    fragment?: boolean;
     children?: Selected[];
   }
 
-  const roots: { field: string; args: string }[] = [
+  /** Roots and their arguments; `members`: the union members the listed items are of. */
+  const roots: { field: string; args: string; members?: string[] }[] = [
     { field: 'manga', args: 'slug: "edge-manga"' },
     { field: 'novelSearch', args: 'page: 1, size: 20, input: {}' },
     { field: 'novelSearch', args: 'page: 2, size: 3, input: { sort: ["start_date:asc"] }' },
@@ -852,6 +917,12 @@ describe('random documents over every field with a SQL form', () => {
     { field: 'characterNovels', args: 'slug: "cast-member", size: 20' },
     { field: 'franchise', args: 'content_type: "manga", slug: "edge-manga"' },
     { field: 'animeSchedule', args: 'size: 20, input: {}' },
+    { field: 'editTodo', args: 'content_type: "novel", todo_type: "title_ua", size: 20', members: ['Novel'] },
+    {
+      field: 'editTodo',
+      args: 'content_type: "anime", todo_type: "synopsis_ua", size: 20',
+      members: ['Anime'],
+    },
   ];
   /** Object types below the root field a selection descends into, at most. */
   const MAX_DEPTH = 4;
@@ -869,11 +940,32 @@ describe('random documents over every field with a SQL form', () => {
   };
 
   /** Adds to `at` every field of `type` the compiler expresses within the whole document `render()`. */
-  function expand(render: () => string, at: Selected[], type: GraphQLObjectType, depth: number): void {
+  function expand(
+    render: () => string,
+    at: Selected[],
+    type: GraphQLObjectType,
+    depth: number,
+    members: string[],
+  ): void {
     for (const [name, field] of Object.entries(type.getFields())) {
       if (field.args.length > 0 || name === '__typename') continue;
       const named = getNamedType(field.type);
-      if (isObjectType(named)) {
+      if (isUnionType(named)) {
+        // An inline fragment on each member the items are of.
+        const child: Selected = { name, type: named, children: [{ name: '__typename' }] };
+        at.push(child);
+        for (const member of named.getTypes().filter((each) => members.includes(each.name))) {
+          const fragment: Selected = {
+            name: `... on ${member.name}`,
+            type: member,
+            fragment: true,
+            children: [{ name: '__typename' }],
+          };
+          child.children!.push(fragment);
+          expand(render, fragment.children!, member, depth + 1, members);
+        }
+        if (!compiles(render())) at.pop();
+      } else if (isObjectType(named)) {
         if (depth >= MAX_DEPTH) continue;
         const child: Selected = { name, type: named, children: [{ name: '__typename' }] };
         at.push(child);
@@ -881,7 +973,7 @@ describe('random documents over every field with a SQL form', () => {
           at.pop();
           continue;
         }
-        expand(render, child.children!, named, depth + 1);
+        expand(render, child.children!, named, depth + 1, members);
       } else if (isLeafType(named)) {
         at.push({ name });
         if (!compiles(render())) at.pop();
@@ -889,10 +981,10 @@ describe('random documents over every field with a SQL form', () => {
     }
   }
 
-  function largestSelection(field: string, args: string): Selected[] {
+  function largestSelection(field: string, args: string, members: string[]): Selected[] {
     const type = getNamedType(runner.schema.getQueryType()!.getFields()[field].type) as GraphQLObjectType;
     const top: Selected[] = [{ name: '__typename' }];
-    expand(() => `{ ${field}(${args}) { ${plain(top)} } }`, top, type, 0);
+    expand(() => `{ ${field}(${args}) { ${plain(top)} } }`, top, type, 0, members);
     return top;
   }
 
@@ -917,11 +1009,11 @@ describe('random documents over every field with a SQL form', () => {
   ): string {
     const fragments: string[] = [];
     let aliases = 0;
-    const write = (nodes: Selected[], on: GraphQLObjectType): string => {
+    const write = (nodes: Selected[], on: GraphQLCompositeType): string => {
       const kept = nodes.filter(() => random() < 0.7);
       if (kept.length === 0) kept.push(nodes[Math.floor(random() * nodes.length)]);
-      const parts = kept.map(({ name, type: child, children }) => {
-        const alias = aliases < 20 && random() < 0.15 ? `a${(aliases += 1)}: ` : '';
+      const parts = kept.map(({ name, type: child, fragment, children }) => {
+        const alias = !fragment && aliases < 20 && random() < 0.15 ? `a${(aliases += 1)}: ` : '';
         const roll = random();
         const directive =
           roll < 0.08
@@ -967,12 +1059,12 @@ describe('random documents over every field with a SQL form', () => {
       await buildAppearance(t.orm, member, { novel: each }, i === 0);
     const random = seeded(22);
     const reached = new Set<string>();
-    for (const { field, args } of roots) {
+    for (const { field, args, members = [] } of roots) {
       const type = getNamedType(runner.schema.getQueryType()!.getFields()[field].type) as GraphQLObjectType;
-      const selection = largestSelection(field, args);
-      const walk = (nodes: Selected[], on: GraphQLObjectType) =>
-        nodes.forEach(({ name, type: child, children }) => {
-          reached.add(`${on.name}.${name}`);
+      const selection = largestSelection(field, args, members);
+      const walk = (nodes: Selected[], on: GraphQLCompositeType) =>
+        nodes.forEach(({ name, type: child, fragment, children }) => {
+          if (!fragment) reached.add(`${on.name}.${name}`);
           if (children) walk(children, child!);
         });
       walk(selection, type);
@@ -1009,6 +1101,8 @@ describe('random documents over every field with a SQL form', () => {
       'Manga.read',
       'Novel.read',
       'Anime.watch',
+      // A union's items (one member per content type).
+      'EditTodoPage.list',
     ])
       expect({ field, reached: reached.has(field) }).toEqual({ field, reached: true });
   });

@@ -20,6 +20,7 @@ import {
   type GraphQLSchema,
   GraphQLSkipDirective,
   GraphQLString,
+  isAbstractType,
   isListType,
   isObjectType,
   isScalarType,
@@ -39,6 +40,7 @@ import type { ErrorCode } from '../../common/errors/catalog';
 import { concatSql, queryRows, sql, type SqlFragment, StatementTexts } from '../../db/sql';
 import { fieldIndex } from './field-rules';
 import {
+  type ItemChoice,
   isSqlRowType,
   ownSqlField,
   type RowSource,
@@ -147,8 +149,8 @@ class Compiler {
     readonly schema: GraphQLSchema,
     document: DocumentNode,
     private readonly metadata: MetadataStorage,
-    /** The request's variables: what `@skip` and `@include` read. */
-    private readonly variables: Record<string, unknown>,
+    /** The request's variables: what `@skip` and `@include` read, and arguments that choose a listed entity. */
+    readonly variables: Record<string, unknown>,
   ) {
     for (const definition of document.definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(definition.name.value, definition);
@@ -193,11 +195,22 @@ class Compiler {
       const fragment =
         selection.kind === Kind.FRAGMENT_SPREAD ? this.fragments.get(selection.name.value) : selection;
       if (!fragment) throw new NotCompilable('unknown fragment');
-      if (fragment.typeCondition && fragment.typeCondition.name.value !== type.name)
-        throw new NotCompilable('type conditions other than the exact type');
-      this.collect(type, fragment.selectionSet, into);
+      if (this.applies(fragment.typeCondition?.name.value, type))
+        this.collect(type, fragment.selectionSet, into);
     }
     return into;
+  }
+
+  /**
+   * Whether a fragment with this type condition applies to an object of `type`, as
+   * graphql-js decides it: no condition, the type itself, or an abstract type (a union)
+   * that has it as a member.
+   */
+  private applies(condition: string | undefined, type: GraphQLObjectType): boolean {
+    if (condition === undefined || condition === type.name) return true;
+    const named = this.schema.getType(condition);
+    if (!named) throw new NotCompilable(`unknown type ${condition}`);
+    return isAbstractType(named) && this.schema.isSubType(named, type);
   }
 
   /** Whether `@skip` and `@include` keep `selection`, as graphql-js decides it. */
@@ -349,8 +362,11 @@ const where = (source: RowSource): string => (source.where ? ` where ${source.wh
 const isConditional = (directive: DirectiveNode): boolean =>
   directive.name.value === GraphQLSkipDirective.name || directive.name.value === GraphQLIncludeDirective.name;
 
-/** The variables `@skip` and `@include` read anywhere in `document`: the plan depends on their values. */
-function conditionVariables(document: DocumentNode): string[] {
+/**
+ * The variables a plan depends on the values of: what `@skip` and `@include` read
+ * anywhere in `document`, and the arguments that choose a page root's listed entity.
+ */
+function planVariables(document: DocumentNode): string[] {
   const names = new Set<string>();
   visit(document, {
     Directive(directive) {
@@ -359,8 +375,25 @@ function conditionVariables(document: DocumentNode): string[] {
         if (argument.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
       }
     },
+    Field(field) {
+      const root = sqlRootOf(field.name.value);
+      if (root?.kind !== 'page' || typeof root.item === 'function') return;
+      const { argument: choosing } = root.item;
+      const argument = field.arguments?.find(({ name }) => name.value === choosing);
+      if (argument?.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
+    },
   });
   return [...names];
+}
+
+/** The entity a page root lists for these argument values (see ItemChoice). */
+function listedEntity(item: AnyClass | ItemChoice, args: () => Record<string, unknown>): AnyClass {
+  if (typeof item === 'function') return item;
+  const value = args()[item.argument];
+  const chosen =
+    typeof value === 'string' && Object.hasOwn(item.items, value) ? item.items[value] : undefined;
+  if (!chosen) throw new NotCompilable(`no listed entity for ${item.argument}`);
+  return chosen;
 }
 
 /** The query's root fields by response key, in order, each with its node, definition and SQL root. */
@@ -379,7 +412,16 @@ function rootsOf(compiler: Compiler, operation: OperationDefinitionNode) {
     const type = definition && getNamedType(definition.type);
     if (!root || !node.selectionSet || !isObjectType(type)) throw new NotCompilable('no SQL root');
     if (fieldIndex().guardedQuery(node.name.value)) throw new NotCompilable('a root with its own guard');
-    return { key, node, root, definition, type, selectionSet: node.selectionSet };
+    // The arguments' values as the plan's variables give them (a page root's listed entity may depend on one).
+    const args = () => {
+      try {
+        return getArgumentValues(definition, node, compiler.variables);
+      } catch (error) {
+        if (error instanceof GraphQLError) throw new NotCompilable(`arguments: ${error.message}`);
+        throw error;
+      }
+    };
+    return { key, node, root, definition, type, selectionSet: node.selectionSet, args };
   });
 }
 
@@ -489,8 +531,10 @@ function compilePage(
   root: Extract<SqlRoot, { kind: 'page' }>,
   type: GraphQLObjectType,
   selectionSet: SelectionSetNode,
+  args: () => Record<string, unknown>,
 ): { bind: Binder } {
-  const table = compiler.tableOf(root.item);
+  const listed = listedEntity(root.item, args);
+  const table = compiler.tableOf(listed);
   const item = compiler.alias();
   const fields = compiler.collect(type, selectionSet);
   let itemJson = `'null'::json`;
@@ -501,8 +545,15 @@ function compilePage(
     if (name === '__typename') return `'${type.name}'`;
     if (name === 'pagination' && isObjectType(named) && compiler.classOf(named) === Pagination)
       return compiler.object(named, Compiler.selections(nodes), 'page');
-    if (name === 'list' && isObjectType(named) && compiler.classOf(named) === (root.view ?? root.item)) {
-      itemJson = compiler.object(named, Compiler.selections(nodes), item);
+    // A union's items are all of the member the listed entity is.
+    const members = isAbstractType(named)
+      ? compiler.schema.getPossibleTypes(named)
+      : isObjectType(named)
+        ? [named]
+        : [];
+    const itemType = members.find((member) => compiler.classOf(member) === (root.view ?? listed));
+    if (name === 'list' && itemType) {
+      itemJson = compiler.object(itemType, Compiler.selections(nodes), item);
       return 'page.list';
     }
     throw new NotCompilable(`page field ${key}`);
@@ -593,7 +644,7 @@ export function compileSqlPlan(
   const compiler = new Compiler(schema, document, metadata, variables);
   let roots: { key: string; bind: Binder; node: FieldNode; definition: GraphQLField<unknown, unknown> }[];
   try {
-    roots = rootsOf(compiler, operation).map(({ key, node, root, definition, type, selectionSet }) => {
+    roots = rootsOf(compiler, operation).map(({ key, node, root, definition, type, selectionSet, args }) => {
       // Each root's statement binds the caller only if its own mappings read it.
       compiler.used.clear();
       return {
@@ -602,7 +653,7 @@ export function compileSqlPlan(
         definition,
         ...(root.kind === 'one'
           ? compileOne(compiler, root, definition, type, selectionSet)
-          : compilePage(compiler, root, type, selectionSet)),
+          : compilePage(compiler, root, type, selectionSet, args)),
       };
     });
   } catch (error) {
@@ -678,7 +729,7 @@ export class CompiledOperation {
     private readonly operation: OperationDefinitionNode,
     private readonly metadata: MetadataStorage,
   ) {
-    this.conditions = conditionVariables(document);
+    this.conditions = planVariables(document);
   }
 
   /** The plan for these (coerced) variables; undefined when the operation has no SQL form. */

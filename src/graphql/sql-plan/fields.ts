@@ -74,8 +74,8 @@ export type SqlRoot = (
     }
   | {
       kind: 'page';
-      /** The entity of the listed items; `ListQuery.reference` selects their references. */
-      item: AnyClass;
+      /** The entity of the listed items (or the argument choosing it); `ListQuery.reference` selects their references. */
+      item: AnyClass | ItemChoice;
       /**
        * The GraphQL type of the listed items when it is not `item` itself: a view of one
        * `item` row (e.g. `{roles, manga}` of a credit), each of its fields declared with
@@ -95,6 +95,15 @@ export type SqlRoot = (
    */
   scopes?: readonly string[];
 };
+
+/**
+ * The listed entity chosen by a root argument's value, e.g. `content_type` for a list of
+ * anime, manga or novels typed as their union: each value compiles a plan of its own.
+ */
+export interface ItemChoice {
+  argument: string;
+  items: Readonly<Record<string, AnyClass>>;
+}
 
 /**
  * A look-up a list depends on: `select` returns at most one row, with `reference` and
