@@ -27,7 +27,7 @@ import { buildAppSchema } from '../src/schema';
  * entries) into a database of its own, starts the service as `npm start` does, and
  * measures every contract endpoint that reads, at 32 concurrent connections: requests
  * per second, median and p99 latency, and the SQL statements one request sends. For the
- * compiled routes (#2, #3, #7, #8, #13, #16, #19, #21) it also measures a floor: express and pg sending
+ * compiled routes (#2, #3, #6, #7, #8, #13, #16, #19, #21) it also measures a floor: express and pg sending
  * the route's final statement (one statement building the same JSON, checked equal to
  * the service's) with no look-ups, checks or GraphQL, and reports the ratio.
  * DATABASE_URL, when set, names the server; the database `catalog_bench` is used on it.
@@ -352,7 +352,13 @@ function restScenarios(d: Data): Scenario[] {
         sort: ['native_score:desc', 'start_date:desc'],
       },
     },
-    { name: '#6 edit to-do', contract: 6, method: 'GET', path: '/edit/todo/manga/synopsis_ua' },
+    {
+      name: '#6 edit to-do',
+      contract: 6,
+      method: 'GET',
+      path: '/edit/todo/manga/synopsis_ua',
+      floor: { content_type: 'manga', todo_type: 'synopsis_ua', ...page },
+    },
     {
       name: '#7 person manga',
       contract: 7,
