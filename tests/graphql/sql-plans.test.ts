@@ -51,6 +51,7 @@ import {
 } from '../factories';
 import { startHttpApp } from '../http/http-app';
 import { gql, rest } from '../setup/clients';
+import { fixDate } from '../setup/fixed-date';
 import { workerDatabaseUrl } from '../setup/db';
 import { useTestApp } from '../setup/harness';
 
@@ -126,6 +127,30 @@ async function expectSameBothWays(
   expect(JSON.stringify(restRes.body)).toBe(resolved.json);
   expect(JSON.stringify(gqlRes.body.data[route.rootField])).toBe(resolved.json);
   return restRes.body;
+}
+
+/** {@link expectSameBothWays} on pages of size 2 (the first, the second, one past the end) and one of size 100, for each caller. */
+async function expectPagesBothWays(
+  contract: number,
+  path: string,
+  variables: Record<string, unknown>,
+  callers: (string | undefined)[],
+): Promise<void> {
+  for (const [page, size] of [
+    [1, 2],
+    [2, 2],
+    [9, 2],
+    [1, 100],
+  ]) {
+    for (const caller of callers) {
+      await expectSameBothWays(
+        contract,
+        `${path}?page=${page}&size=${size}`,
+        { ...variables, page, size },
+        { token: caller },
+      );
+    }
+  }
 }
 
 /** The document executed by its resolvers (graphql-js, no plan). */
@@ -292,20 +317,6 @@ async function joinFranchise(): Promise<{ owner: User; anime: Anime[] }> {
   return { owner, anime };
 }
 
-/** Every timer but `Date`'s: the app's own timers and the database driver's keep running. */
-const NOT_DATE = [
-  'hrtime',
-  'nextTick',
-  'performance',
-  'queueMicrotask',
-  'setImmediate',
-  'clearImmediate',
-  'setInterval',
-  'clearInterval',
-  'setTimeout',
-  'clearTimeout',
-] as const;
-
 /**
  * Airing episodes around `now`: fractions of a second either side (time_left truncates
  * toward zero), the 6-hour edge, an older one, equal times, NSFW and deleted anime,
@@ -415,18 +426,7 @@ describe('operations compiled to one SQL statement', () => {
       });
       await buildAppearance(t.orm, character, { novel }, i % 3 === 0);
     }
-    for (const [page, size] of [
-      [1, 2],
-      [2, 2],
-      [9, 2],
-      [1, 100],
-    ]) {
-      await expectSameBothWays(19, `/novel/cast/characters?page=${page}&size=${size}`, {
-        slug: 'cast',
-        page,
-        size,
-      });
-    }
+    await expectPagesBothWays(19, '/novel/cast/characters', { slug: 'cast' }, [undefined]);
     await expectSameBothWays(19, '/novel/CAST/characters', { slug: 'CAST' });
     await expectSameBothWays(19, '/novel/missing/characters', { slug: 'missing' });
     await buildNovel(t.orm, { slug: 'gone', deleted: true });
@@ -436,21 +436,7 @@ describe('operations compiled to one SQL statement', () => {
   it('#7 answers as its resolvers do: order, roles, deleted manga, callers, scope', async () => {
     const { token } = await seedPersonManga();
     const scopeless = await buildThirdPartyToken(t.orm, await buildUser(t.orm), ['read:watchlist']);
-    for (const [page, size] of [
-      [1, 2],
-      [2, 2],
-      [9, 2],
-      [1, 100],
-    ]) {
-      for (const caller of [undefined, token]) {
-        await expectSameBothWays(
-          7,
-          `/people/writer/manga?page=${page}&size=${size}`,
-          { slug: 'writer', page, size },
-          { token: caller },
-        );
-      }
-    }
+    await expectPagesBothWays(7, '/people/writer/manga', { slug: 'writer' }, [undefined, token]);
     await expectSameBothWays(7, '/people/WRITER/manga', { slug: 'WRITER' });
     await expectSameBothWays(7, '/people/idle/manga', { slug: 'idle' });
     await expectSameBothWays(7, '/people/missing/manga', { slug: 'missing' });
@@ -479,21 +465,7 @@ describe('operations compiled to one SQL statement', () => {
       await buildAppearance(t.orm, hero, { novel }, i % 2 === 0);
     await buildAppearance(t.orm, orphan, { novel: novels[3] });
     const scopeless = await buildThirdPartyToken(t.orm, await buildUser(t.orm), ['read:watchlist']);
-    for (const [page, size] of [
-      [1, 2],
-      [2, 2],
-      [9, 2],
-      [1, 100],
-    ]) {
-      for (const caller of [undefined, token]) {
-        await expectSameBothWays(
-          8,
-          `/characters/hero/novel?page=${page}&size=${size}`,
-          { slug: 'hero', page, size },
-          { token: caller },
-        );
-      }
-    }
+    await expectPagesBothWays(8, '/characters/hero/novel', { slug: 'hero' }, [undefined, token]);
     await expectSameBothWays(8, '/characters/HERO/novel', { slug: 'HERO' });
     await expectSameBothWays(8, '/characters/orphan/novel', { slug: 'orphan' });
     await expectSameBothWays(8, '/characters/missing/novel', { slug: 'missing' });
@@ -551,7 +523,7 @@ describe('operations compiled to one SQL statement', () => {
   it('#2 answers as its resolvers do: window, time_left, filters, only_watch, callers', async () => {
     // One "now" for every request: time_left is then exact both ways.
     const now = Date.now();
-    jest.useFakeTimers({ now, doNotFake: [...NOT_DATE] });
+    fixDate(now);
     const { owner, anime } = await seedWatchList();
     await seedSchedule(now, anime);
     const watcherToken = await buildToken(t.orm, owner);
@@ -1042,7 +1014,7 @@ describe('random documents over every field with a SQL form', () => {
   it('answers every document as the resolvers do, with and without a caller', async () => {
     // One "now" for every request (the schedule's time_left).
     const now = Date.now();
-    jest.useFakeTimers({ now, doNotFake: [...NOT_DATE] });
+    fixDate(now);
     const { token } = await seedPersonManga();
     const { anime } = await joinFranchise();
     await seedSchedule(now, anime);

@@ -2,6 +2,7 @@ import { ReadEntry } from '../../src/lists/read-entry.entity';
 import { WatchEntry } from '../../src/lists/watch-entry.entity';
 import { buildAnime, buildManga, buildToken, buildUser } from '../factories';
 import { rest, type CallOptions } from '../setup/clients';
+import { fixDate } from '../setup/fixed-date';
 import { useTestApp } from '../setup/harness';
 import { listEntryProbes } from './list-entry-probes';
 
@@ -13,20 +14,6 @@ import { listEntryProbes } from './list-entry-probes';
  */
 const t = useTestApp();
 const { storedUser } = listEntryProbes(t);
-
-/** Every timer stays real (the database driver and the app use them); only `Date` is faked. */
-const REAL_TIMERS = [
-  'hrtime',
-  'nextTick',
-  'performance',
-  'queueMicrotask',
-  'setImmediate',
-  'clearImmediate',
-  'setInterval',
-  'clearInterval',
-  'setTimeout',
-  'clearTimeout',
-] as const;
 
 async function setup() {
   const user = await buildUser(t.orm);
@@ -52,7 +39,7 @@ describe('the user’s list change time under writes that commit out of order', 
   const at = (offsetSeconds: number) => jest.setSystemTime(now + offsetSeconds * 1000);
 
   beforeEach(() => {
-    jest.useFakeTimers({ doNotFake: [...REAL_TIMERS], now });
+    fixDate(now);
   });
   afterEach(() => {
     jest.useRealTimers();
