@@ -1,12 +1,26 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import { ReadContent } from '../catalog/title-unions';
-import type { Manga } from '../catalog/manga.entity';
-import type { Novel } from '../catalog/novel.entity';
+import { Manga } from '../catalog/manga.entity';
+import { Novel } from '../catalog/novel.entity';
 import type { ReadContentType, ReadStatus } from '../common/enums';
 import { ReadStatusScalar } from '../common/scalars';
 import type { RequestContext } from '../context';
-import { randomReadTitle } from './random-read.service';
+import { sqlRoot } from '../graphql/sql-plan/fields';
+import { randomReadSubject, randomReadTitle } from './random-read.service';
 import { ReadContentTypeScalar } from './read.types';
+
+// The same pick in one SQL statement (src/graphql/sql-plan), one plan per content type.
+sqlRoot('randomReadEntry', {
+  kind: 'one',
+  type: { argument: 'content_type', items: { manga: Manga, novel: Novel } },
+  subject: (args) =>
+    randomReadSubject(String(args.username), args.content_type as ReadContentType, args.status as ReadStatus),
+  rows: (title, _args, picked, table) => ({
+    from: `${table} ${title}`,
+    where: `${title}.reference = ${picked}`,
+  }),
+  notFound: 'read:empty_random',
+});
 
 @Resolver()
 export class RandomReadResolver {

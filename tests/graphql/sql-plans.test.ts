@@ -15,7 +15,7 @@ import { getMetadataStorage } from 'type-graphql';
 import type { Anime } from '../../src/catalog/anime.entity';
 import type { Manga } from '../../src/catalog/manga.entity';
 import { Novel } from '../../src/catalog/novel.entity';
-import type { User } from '../../src/accounts/user.entity';
+import { User } from '../../src/accounts/user.entity';
 import { AppError } from '../../src/common/errors/app-error';
 import { asAppError } from '../../src/common/errors/render';
 import { loadConfig } from '../../src/config';
@@ -186,7 +186,7 @@ async function executedData(
 
 /** Manga and novels with every kind of value the compiled statements convert or order. */
 async function seedReadables(): Promise<{ manga: Manga; novels: Novel[]; reader: User; token: string }> {
-  const reader = await buildUser(t.orm);
+  const reader = await buildUser(t.orm, { username: 'reader' });
   const others = await Promise.all([buildUser(t.orm), buildUser(t.orm), buildUser(t.orm)]);
   const token = await buildToken(t.orm, reader);
   const manga = await buildManga(t.orm, {
@@ -346,18 +346,18 @@ async function seedSchedule(now: number, anime: Anime[]): Promise<void> {
 }
 
 describe('operations compiled to one SQL statement', () => {
-  it('compiles the routes with SQL forms (#2, #3, #6, #7, #8, #13, #16, #19, #21) and no other', async () => {
+  it('compiles the routes with SQL forms (#2, #3, #6, #7, #8, #13, #16, #18, #19, #21) and no other', async () => {
     const config = loadConfig();
     const runner = new OperationRunner(await buildAppSchema(), graphqlLimitsOf(config), t.orm.getMetadata());
-    // Variables a plan depends on (#6's content type); the others' plans take none.
-    const variables = { content_type: 'anime', todo_type: 'title_ua' };
+    // The variables of the routes whose plan depends on one (the content type of #6 and #18).
+    const variables = { content_type: 'manga', todo_type: 'title_ua', username: 'reader', status: 'reading' };
     const compiled = restRoutes
       .filter((route) => {
         const prepared = runner.prepare(route.document, route.rootField);
         return prepared.compiled?.planFor(variables) !== undefined;
       })
       .map((route) => route.contract);
-    expect(compiled.sort((a, b) => a! - b!)).toEqual([2, 3, 6, 7, 8, 13, 16, 19, 21]);
+    expect(compiled.sort((a, b) => a! - b!)).toEqual([2, 3, 6, 7, 8, 13, 16, 18, 19, 21]);
   });
 
   it('#16 answers as its resolvers do: conversions, orders, statistics, look-up rules', async () => {
@@ -613,6 +613,28 @@ describe('operations compiled to one SQL statement', () => {
       expect({ kind, types: [...(types as Set<string>)] }).toEqual({ kind, types: [kind] });
   });
 
+  it('#18 answers as its resolvers do: one candidate, deleted titles, empty picks, refused users', async () => {
+    await seedReadables();
+    const gone = await buildNovel(t.orm, { slug: 'gone-novel', deleted: true });
+    const reader = await t.orm.em.fork().findOneOrFail(User, { username: 'reader' });
+    await buildReadEntry(t.orm, reader, { novel: gone }, { status: 'planned' });
+    await buildUser(t.orm, { username: 'left', role: 'deleted' });
+    for (const [kind, username, status] of [
+      ['manga', 'reader', 'completed'],
+      ['novel', 'reader', 'planned'],
+      ['novel', 'READER', 'planned'],
+      ['novel', 'reader', 'dropped'],
+      ['manga', 'nobody', 'reading'],
+      ['manga', 'left', 'reading'],
+    ]) {
+      await expectSameBothWays(18, `/read/${kind}/random/${username}/${status}`, {
+        content_type: kind,
+        username,
+        status,
+      });
+    }
+  });
+
   it('#21 answers as its resolvers do', async () => {
     await seedWatchList();
     for (const input of [
@@ -664,6 +686,7 @@ describe('operations compiled to one SQL statement', () => {
       ['POST', '/schedule/anime?size=100', {}, 1],
       ['GET', '/edit/todo/novel/title_ua?size=1', undefined, 1],
       ['GET', '/edit/todo/anime/synopsis_ua?size=100', undefined, 1],
+      ['GET', '/read/manga/random/reader/completed', undefined, 1],
     ];
     for (const [method, path, body, statements] of requests) {
       const counted = await t.queries.count(async () => {
@@ -895,6 +918,12 @@ describe('random documents over every field with a SQL form', () => {
       args: 'content_type: "anime", todo_type: "synopsis_ua", size: 20',
       members: ['Anime'],
     },
+    // One candidate: the pick is the same both ways.
+    {
+      field: 'randomReadEntry',
+      args: 'content_type: "manga", username: "reader", status: "completed"',
+      members: ['Manga'],
+    },
   ];
   /** Object types below the root field a selection descends into, at most. */
   const MAX_DEPTH = 4;
@@ -954,9 +983,23 @@ describe('random documents over every field with a SQL form', () => {
   }
 
   function largestSelection(field: string, args: string, members: string[]): Selected[] {
-    const type = getNamedType(runner.schema.getQueryType()!.getFields()[field].type) as GraphQLObjectType;
+    const type = getNamedType(runner.schema.getQueryType()!.getFields()[field].type);
     const top: Selected[] = [{ name: '__typename' }];
-    expand(() => `{ ${field}(${args}) { ${plain(top)} } }`, top, type, 0, members);
+    const render = () => `{ ${field}(${args}) { ${plain(top)} } }`;
+    if (isObjectType(type)) expand(render, top, type, 0, members);
+    // A root typed as a union: an inline fragment on each member it answers with.
+    else if (isUnionType(type)) {
+      for (const member of type.getTypes().filter((each) => members.includes(each.name))) {
+        const fragment: Selected = {
+          name: `... on ${member.name}`,
+          type: member,
+          fragment: true,
+          children: [{ name: '__typename' }],
+        };
+        top.push(fragment);
+        expand(render, fragment.children!, member, 0, members);
+      }
+    }
     return top;
   }
 
@@ -977,7 +1020,7 @@ describe('random documents over every field with a SQL form', () => {
     field: string,
     args: string,
     selection: Selected[],
-    type: GraphQLObjectType,
+    type: GraphQLCompositeType,
   ): string {
     const fragments: string[] = [];
     let aliases = 0;
@@ -1032,7 +1075,9 @@ describe('random documents over every field with a SQL form', () => {
     const random = seeded(22);
     const reached = new Set<string>();
     for (const { field, args, members = [] } of roots) {
-      const type = getNamedType(runner.schema.getQueryType()!.getFields()[field].type) as GraphQLObjectType;
+      const type = getNamedType(
+        runner.schema.getQueryType()!.getFields()[field].type,
+      ) as GraphQLCompositeType;
       const selection = largestSelection(field, args, members);
       const walk = (nodes: Selected[], on: GraphQLCompositeType) =>
         nodes.forEach(({ name, type: child, fragment, children }) => {

@@ -15,6 +15,8 @@ import {
   GraphQLID,
   GraphQLIncludeDirective,
   GraphQLInt,
+  type GraphQLCompositeType,
+  type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLScalarType,
   type GraphQLSchema,
@@ -175,6 +177,16 @@ class Compiler {
     const target = this.classes.get(type.name);
     if (!target) throw new NotCompilable(`no class for ${type.name}`);
     return target as AnyClass;
+  }
+
+  /** The object type of `target` that a field of type `named` (the type itself, or a union with it as a member) answers with. */
+  memberFor(named: GraphQLNamedType | undefined, target: AnyClass): GraphQLObjectType | undefined {
+    const members = isAbstractType(named)
+      ? this.schema.getPossibleTypes(named)
+      : isObjectType(named)
+        ? [named]
+        : [];
+    return members.find((member) => this.classOf(member) === target);
   }
 
   tableOf(target: AnyClass): string {
@@ -377,8 +389,9 @@ function planVariables(document: DocumentNode): string[] {
     },
     Field(field) {
       const root = sqlRootOf(field.name.value);
-      if (root?.kind !== 'page' || typeof root.item === 'function') return;
-      const { argument: choosing } = root.item;
+      const choice = root?.kind === 'page' ? root.item : root?.type;
+      if (!choice || typeof choice === 'function') return;
+      const { argument: choosing } = choice;
       const argument = field.arguments?.find(({ name }) => name.value === choosing);
       if (argument?.value.kind === Kind.VARIABLE) names.add(argument.value.name.value);
     },
@@ -386,8 +399,8 @@ function planVariables(document: DocumentNode): string[] {
   return [...names];
 }
 
-/** The entity a page root lists for these argument values (see ItemChoice). */
-function listedEntity(item: AnyClass | ItemChoice, args: () => Record<string, unknown>): AnyClass {
+/** The entity a root lists or answers with for these argument values (see ItemChoice). */
+function chosenEntity(item: AnyClass | ItemChoice, args: () => Record<string, unknown>): AnyClass {
   if (typeof item === 'function') return item;
   const value = args()[item.argument];
   const chosen =
@@ -410,7 +423,8 @@ function rootsOf(compiler: Compiler, operation: OperationDefinitionNode) {
     const root = sqlRootOf(node.name.value);
     const definition = queryType.getFields()[node.name.value];
     const type = definition && getNamedType(definition.type);
-    if (!root || !node.selectionSet || !isObjectType(type)) throw new NotCompilable('no SQL root');
+    if (!root || !node.selectionSet || !(isObjectType(type) || isAbstractType(type)))
+      throw new NotCompilable('no SQL root');
     if (fieldIndex().guardedQuery(node.name.value)) throw new NotCompilable('a root with its own guard');
     // The arguments' values as the plan's variables give them (a page root's listed entity may depend on one).
     const args = () => {
@@ -460,6 +474,8 @@ type Binder = (ctx: RequestContext, args: Record<string, unknown>) => Promise<Bo
 interface BoundStatement {
   statement: SqlFragment;
   notFound: ErrorCode;
+  /** The error when the subject is found but no row is (else `notFound`). */
+  empty?: ErrorCode;
   /** Scopes checked once the statement found its subject. */
   scopes?: readonly string[];
 }
@@ -475,10 +491,13 @@ function compileOne(
   compiler: Compiler,
   root: Extract<SqlRoot, { kind: 'one' }>,
   definition: GraphQLField<unknown, unknown>,
-  type: GraphQLObjectType,
+  type: GraphQLCompositeType,
   selectionSet: SelectionSetNode,
+  chooser: () => Record<string, unknown>,
 ): { bind: Binder } {
-  if (compiler.classOf(type) !== root.type) throw new NotCompilable('root type');
+  const target = chosenEntity(root.type, chooser);
+  const objectType = compiler.memberFor(type, target);
+  if (!objectType) throw new NotCompilable('root type');
   // Only the arguments the rows read are bound, each as a column of the request's CTE.
   const columns: { name: string; sqlType: string }[] = [];
   const args: Record<string, string> = {};
@@ -493,8 +512,8 @@ function compileOne(
     });
   }
   const alias = compiler.alias();
-  const source = root.rows(alias, args, `(select reference from ${SUBJECT})`);
-  const built = compiler.object(type, selectionSet, alias);
+  const source = root.rows(alias, args, `(select reference from ${SUBJECT})`, compiler.tableOf(target));
+  const built = compiler.object(objectType, selectionSet, alias);
   const select = root.subject
     ? `select (select ${built} from ${source.from}${where(source)} limit 1)::text as json,
         exists (select 1 from ${SUBJECT}) as found, (select refused from ${SUBJECT}) as refused`
@@ -520,7 +539,7 @@ function compileOne(
         select,
       );
       const notFound = subject?.notFound ?? root.notFound ?? 'system:internal_error';
-      return { statement, notFound, scopes: root.scopes };
+      return { statement, notFound, empty: root.notFound, scopes: root.scopes };
     },
   };
 }
@@ -529,11 +548,12 @@ function compileOne(
 function compilePage(
   compiler: Compiler,
   root: Extract<SqlRoot, { kind: 'page' }>,
-  type: GraphQLObjectType,
+  type: GraphQLCompositeType,
   selectionSet: SelectionSetNode,
   args: () => Record<string, unknown>,
 ): { bind: Binder } {
-  const listed = listedEntity(root.item, args);
+  if (!isObjectType(type)) throw new NotCompilable('a page is an object type');
+  const listed = chosenEntity(root.item, args);
   const table = compiler.tableOf(listed);
   const item = compiler.alias();
   const fields = compiler.collect(type, selectionSet);
@@ -546,13 +566,8 @@ function compilePage(
     if (name === 'pagination' && isObjectType(named) && compiler.classOf(named) === Pagination)
       return compiler.object(named, Compiler.selections(nodes), 'page');
     // A union's items are all of the member the listed entity is.
-    const members = isAbstractType(named)
-      ? compiler.schema.getPossibleTypes(named)
-      : isObjectType(named)
-        ? [named]
-        : [];
-    const itemType = members.find((member) => compiler.classOf(member) === (root.view ?? listed));
-    if (name === 'list' && itemType) {
+    const itemType = name === 'list' ? compiler.memberFor(named, root.view ?? listed) : undefined;
+    if (itemType) {
       itemJson = compiler.object(itemType, Compiler.selections(nodes), item);
       return 'page.list';
     }
@@ -652,7 +667,7 @@ export function compileSqlPlan(
         node,
         definition,
         ...(root.kind === 'one'
-          ? compileOne(compiler, root, definition, type, selectionSet)
+          ? compileOne(compiler, root, definition, type, selectionSet, args)
           : compilePage(compiler, root, type, selectionSet, args)),
       };
     });
@@ -688,7 +703,7 @@ export function compileSqlPlan(
 async function runAll(ctx: RequestContext, bound: BoundStatement[]): Promise<string[] | undefined> {
   try {
     return await Promise.all(
-      bound.map(async ({ statement, notFound, scopes }) => {
+      bound.map(async ({ statement, notFound, empty, scopes }) => {
         const [row] = await queryRows<{ json: string | null; found?: boolean; refused?: ErrorCode | null }>(
           ctx.sharedEm,
           statement,
@@ -696,7 +711,7 @@ async function runAll(ctx: RequestContext, bound: BoundStatement[]): Promise<str
         );
         if (!row || row.found === false) throw new AppError(notFound);
         if (row.refused) throw new AppError(row.refused);
-        if (row.json === null) throw new AppError(notFound);
+        if (row.json === null) throw new AppError(empty ?? notFound);
         if (scopes) await ctx.auth.optional(scopes);
         return row.json;
       }),

@@ -58,18 +58,19 @@ type AnyClass = abstract new (...args: never[]) => unknown;
 export type SqlRoot = (
   | {
       kind: 'one';
-      /** The GraphQL type's class (an entity or a registered row type). */
-      type: AnyClass;
+      /** The GraphQL type's entity (or the argument choosing it, for a root typed as a union). */
+      type: AnyClass | ItemChoice;
       /**
        * The row, from the arguments (SQL expressions of their values; arguments of
-       * GraphQL's own scalars only) and the subject's reference (SQL), if there is one.
+       * GraphQL's own scalars only), the subject's reference (SQL), if there is one, and
+       * the entity's table.
        */
-      rows: (alias: string, args: Record<string, string>, subject: string) => RowSource;
+      rows: (alias: string, args: Record<string, string>, subject: string, table: string) => RowSource;
       /** The arguments' values as the statement takes them (by default as given). */
       values?: (args: Record<string, unknown>) => Record<string, unknown>;
       /** The row found through another (a title's franchise): that row's look-up and refusals decide. */
       subject?: (args: Record<string, unknown>) => SqlSubject;
-      /** The error when no row is found (without a subject). */
+      /** The error when no row is found (with a subject: once the subject is found). */
       notFound?: ErrorCode;
     }
   | {
@@ -97,8 +98,9 @@ export type SqlRoot = (
 };
 
 /**
- * The listed entity chosen by a root argument's value, e.g. `content_type` for a list of
- * anime, manga or novels typed as their union: each value compiles a plan of its own.
+ * The entity a root lists (or answers with) chosen by a root argument's value, e.g.
+ * `content_type` for anime, manga or novels typed as their union: each value compiles a
+ * plan of its own.
  */
 export interface ItemChoice {
   argument: string;
