@@ -526,7 +526,9 @@ function compileOne(
     bind: async (ctx, values) => {
       if (root.scopes) await ctx.auth.optional();
       const bound = root.values?.(values) ?? values;
-      const params = [...(await requested.values(ctx)), ...columns.map(({ name }) => bound[name] ?? null)];
+      // No await where the statement reads none of the request's values (#16): the hot path stays synchronous.
+      const requestValues = requested.columns.length > 0 ? await requested.values(ctx) : [];
+      const params = [...requestValues, ...columns.map(({ name }) => bound[name] ?? null)];
       const subject = root.subject?.(values);
       const ctes = [
         ...(request ? [sql(request, ...params)] : []),
