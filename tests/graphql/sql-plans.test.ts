@@ -1054,73 +1054,80 @@ describe('random documents over every field with a SQL form', () => {
     return `query Random($yes: Boolean! = true, $no: Boolean! = false) { ${field}(${args}) { ${body} } } ${fragments.join(' ')}`;
   }
 
-  it('answers every document as the resolvers do, with and without a caller', async () => {
-    // One "now" for every request (the schedule's time_left).
-    const now = Date.now();
-    fixDate(now);
-    const { token } = await seedPersonManga();
-    const { anime } = await joinFranchise();
-    await seedSchedule(now, anime);
-    const novel = await buildNovel(t.orm, { slug: 'cast' });
-    for (let i = 0; i < 4; i += 1)
-      await buildAppearance(t.orm, await buildCharacter(t.orm, i === 0 ? { image: null } : {}), { novel });
-    // A character in novels with and without the caller's read entries, and in a deleted one.
-    const member = await buildCharacter(t.orm, { slug: 'cast-member' });
-    const novels = await Promise.all(
-      [0, 1, 2].map((i) => buildNovel(t.orm, { slug: `member-${i}`, deleted: i === 2 })),
-    );
-    const withRead = await t.orm.em.fork().findOneOrFail(Novel, { slug: 'novel-1' });
-    for (const [i, each] of [novel, withRead, ...novels].entries())
-      await buildAppearance(t.orm, member, { novel: each }, i === 0);
-    const random = seeded(22);
-    const reached = new Set<string>();
-    for (const { field, args, members = [] } of roots) {
-      const type = getNamedType(
-        runner.schema.getQueryType()!.getFields()[field].type,
-      ) as GraphQLCompositeType;
-      const selection = largestSelection(field, args, members);
-      const walk = (nodes: Selected[], on: GraphQLCompositeType) =>
-        nodes.forEach(({ name, type: child, fragment, children }) => {
-          if (!fragment) reached.add(`${on.name}.${name}`);
-          if (children) walk(children, child!);
-        });
-      walk(selection, type);
-      const documents = [`{ ${field}(${args}) { ${plain(selection)} } }`];
-      for (let i = 0; i < 12; i += 1) documents.push(randomDocument(random, field, args, selection, type));
-      for (const document of documents) {
-        expect({ document, compiles: compiles(document) }).toEqual({ document, compiles: true });
-        for (const caller of [undefined, token]) {
-          const res = await gql(t.app, document, {}, { token: caller });
-          expect({ document, errors: res.body.errors }).toEqual({ document, errors: undefined });
-          // Each root reaches rows: the comparisons are not of empty pages.
-          if (document === documents[0])
-            expect(res.body.data[field]).not.toMatchObject({ pagination: { total: 0 } });
-          const executed = await executedData(document, {}, caller);
-          expect({ document, data: JSON.stringify(res.body.data) }).toEqual({ document, data: executed });
+  /** About 15 s alone (ten roots, 13 documents each, both ways, two callers); more while other suites run. */
+  const DRIFT_TIMEOUT_MS = 120_000;
+
+  it(
+    'answers every document as the resolvers do, with and without a caller',
+    async () => {
+      // One "now" for every request (the schedule's time_left).
+      const now = Date.now();
+      fixDate(now);
+      const { token } = await seedPersonManga();
+      const { anime } = await joinFranchise();
+      await seedSchedule(now, anime);
+      const novel = await buildNovel(t.orm, { slug: 'cast' });
+      for (let i = 0; i < 4; i += 1)
+        await buildAppearance(t.orm, await buildCharacter(t.orm, i === 0 ? { image: null } : {}), { novel });
+      // A character in novels with and without the caller's read entries, and in a deleted one.
+      const member = await buildCharacter(t.orm, { slug: 'cast-member' });
+      const novels = await Promise.all(
+        [0, 1, 2].map((i) => buildNovel(t.orm, { slug: `member-${i}`, deleted: i === 2 })),
+      );
+      const withRead = await t.orm.em.fork().findOneOrFail(Novel, { slug: 'novel-1' });
+      for (const [i, each] of [novel, withRead, ...novels].entries())
+        await buildAppearance(t.orm, member, { novel: each }, i === 0);
+      const random = seeded(22);
+      const reached = new Set<string>();
+      for (const { field, args, members = [] } of roots) {
+        const type = getNamedType(
+          runner.schema.getQueryType()!.getFields()[field].type,
+        ) as GraphQLCompositeType;
+        const selection = largestSelection(field, args, members);
+        const walk = (nodes: Selected[], on: GraphQLCompositeType) =>
+          nodes.forEach(({ name, type: child, fragment, children }) => {
+            if (!fragment) reached.add(`${on.name}.${name}`);
+            if (children) walk(children, child!);
+          });
+        walk(selection, type);
+        const documents = [`{ ${field}(${args}) { ${plain(selection)} } }`];
+        for (let i = 0; i < 12; i += 1) documents.push(randomDocument(random, field, args, selection, type));
+        for (const document of documents) {
+          expect({ document, compiles: compiles(document) }).toEqual({ document, compiles: true });
+          for (const caller of [undefined, token]) {
+            const res = await gql(t.app, document, {}, { token: caller });
+            expect({ document, errors: res.body.errors }).toEqual({ document, errors: undefined });
+            // Each root reaches rows: the comparisons are not of empty pages.
+            if (document === documents[0])
+              expect(res.body.data[field]).not.toMatchObject({ pagination: { total: 0 } });
+            const executed = await executedData(document, {}, caller);
+            expect({ document, data: JSON.stringify(res.body.data) }).toEqual({ document, data: executed });
+          }
         }
       }
-    }
-    // Every declared SQL form is reached, on every GraphQL type it serves, and so are
-    // renamed fields and what no contract route's document selects.
-    const declared = declaredSqlFields().flatMap(({ type, field }) =>
-      getMetadataStorage()
-        .objectTypes.filter(
-          ({ target }) => target === type || Object.prototype.isPrototypeOf.call(type, target),
-        )
-        .filter(({ name }) => runner.schema.getType(name) !== undefined)
-        .map(({ name }) => `${name}.${field}`),
-    );
-    const unreached = [...new Set(declared)].filter((field) => !reached.has(field)).sort();
-    expect(unreached).toEqual([]);
-    for (const field of [
-      'Anime.episodes_released',
-      'Anime.episodes_total',
-      'Manga.read',
-      'Novel.read',
-      'Anime.watch',
-      // A union's items (one member per content type).
-      'EditTodoPage.list',
-    ])
-      expect({ field, reached: reached.has(field) }).toEqual({ field, reached: true });
-  });
+      // Every declared SQL form is reached, on every GraphQL type it serves, and so are
+      // renamed fields and what no contract route's document selects.
+      const declared = declaredSqlFields().flatMap(({ type, field }) =>
+        getMetadataStorage()
+          .objectTypes.filter(
+            ({ target }) => target === type || Object.prototype.isPrototypeOf.call(type, target),
+          )
+          .filter(({ name }) => runner.schema.getType(name) !== undefined)
+          .map(({ name }) => `${name}.${field}`),
+      );
+      const unreached = [...new Set(declared)].filter((field) => !reached.has(field)).sort();
+      expect(unreached).toEqual([]);
+      for (const field of [
+        'Anime.episodes_released',
+        'Anime.episodes_total',
+        'Manga.read',
+        'Novel.read',
+        'Anime.watch',
+        // A union's items (one member per content type).
+        'EditTodoPage.list',
+      ])
+        expect({ field, reached: reached.has(field) }).toEqual({ field, reached: true });
+    },
+    DRIFT_TIMEOUT_MS,
+  );
 });
