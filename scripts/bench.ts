@@ -27,7 +27,7 @@ import { buildAppSchema } from '../src/schema';
  * entries) into a database of its own, starts the service as `npm start` does, and
  * measures every contract endpoint that reads, at 32 concurrent connections: requests
  * per second, median and p99 latency, and the SQL statements one request sends. For the
- * compiled routes (#2, #3, #6, #7, #8, #13, #16, #19, #21) it also measures a floor: express and pg sending
+ * compiled routes (#2, #3, #6, #7, #8, #9, #10, #13, #16, #17, #19, #20, #21) it also measures a floor: express and pg sending
  * the route's final statement (one statement building the same JSON, checked equal to
  * the service's) with no look-ups, checks or GraphQL, and reports the ratio.
  * DATABASE_URL, when set, names the server; the database `catalog_bench` is used on it.
@@ -373,8 +373,14 @@ function restScenarios(d: Data): Scenario[] {
       path: `/characters/${d.character}/novel`,
       floor: { slug: d.character, ...page },
     },
-    { name: '#9 title comments', contract: 9, method: 'GET', path: `/comments/manga/${d.commented}/list` },
-    { name: '#10 comments list', contract: 10, method: 'GET', path: '/comments/list' },
+    {
+      name: '#9 title comments',
+      contract: 9,
+      method: 'GET',
+      path: `/comments/manga/${d.commented}/list`,
+      floor: { content_type: 'manga', slug: d.commented, ...page },
+    },
+    { name: '#10 comments list', contract: 10, method: 'GET', path: '/comments/list', floor: page },
     {
       name: '#13 franchise',
       contract: 13,
@@ -385,7 +391,13 @@ function restScenarios(d: Data): Scenario[] {
     { name: '#14 collection', contract: 14, method: 'GET', path: `/collections/${d.collection}` },
     { name: '#15 collections', contract: 15, method: 'POST', path: '/collections', body: {} },
     { name: '#16 manga', contract: 16, method: 'GET', path: `/manga/${d.manga}`, floor: { slug: d.manga } },
-    { name: '#17 comment thread', contract: 17, method: 'GET', path: `/comments/thread/${d.thread}` },
+    {
+      name: '#17 comment thread',
+      contract: 17,
+      method: 'GET',
+      path: `/comments/thread/${d.thread}`,
+      floor: { comment_reference: d.thread },
+    },
     {
       name: '#18 random read entry',
       contract: 18,
@@ -399,7 +411,7 @@ function restScenarios(d: Data): Scenario[] {
       path: `/novel/${d.castNovel}/characters`,
       floor: { slug: d.castNovel, ...page },
     },
-    { name: '#20 latest comments', contract: 20, method: 'GET', path: '/comments/latest' },
+    { name: '#20 latest comments', contract: 20, method: 'GET', path: '/comments/latest', floor: {} },
     {
       name: '#21 watch list',
       contract: 21,

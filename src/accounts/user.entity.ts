@@ -3,6 +3,7 @@ import { Field, ObjectType } from 'type-graphql';
 import type { NotificationType, Role } from '../common/enums';
 import { ImageUrl, RoleScalar, UnixTime } from '../common/scalars';
 import { now, ReferencedEntity } from '../db/base.entity';
+import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
 
 const ACTIVE_WINDOW_MS = 10 * 60 * 1000;
 
@@ -90,3 +91,11 @@ export class User extends ReferencedEntity {
   @Property({ type: 'text[]' })
   ignored_notifications: NotificationType[] = [];
 }
+
+// The getters in SQL (src/graphql/sql-plan); `active` against the request's time.
+sqlFields(User, {
+  avatar: sqlValue((user) => `coalesce(${user}.avatar_path, '/avatar.jpg')`),
+  active: sqlValue(
+    (user, request) => `${user}.last_active + interval '${ACTIVE_WINDOW_MS} milliseconds' > ${request.now}`,
+  ),
+});

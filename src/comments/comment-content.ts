@@ -2,10 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Article } from '../articles/article.entity';
 import { findTitle } from '../catalog/catalog.service';
 import { Character } from '../characters/character.entity';
-import { hasLiveAppearance } from '../characters/characters.service';
+import { hasLiveAppearance, liveAppearanceSql } from '../characters/characters.service';
 import { Collection } from '../collections/collection.entity';
 import type { CommentContentType } from '../common/enums';
+import { sql, type SqlFragment } from '../db/sql';
 import { Edit } from '../edits/edit.entity';
+import type { SqlSubject } from '../graphql/sql-plan/fields';
 import { Person } from '../people/person.entity';
 import type { CommentPreview } from './comment.entity';
 import { isUuid } from '../common/validation/uuid';
@@ -56,6 +58,9 @@ export const PRIVATE_SQL = `(c.private or (c.content_type = 'collection' and exi
  */
 const editReference = (editId: number): string =>
   `00000000-0000-0000-0000-${String(editId).padStart(12, '0')}`;
+
+/** An edit's number as a slug: decimal, no leading zero, within the column's range. */
+const EDIT_NUMBER = /^[1-9][0-9]{0,8}$/;
 
 const firstOf = (...values: (string | null | undefined)[]): string | null =>
   values.find((value) => value !== null && value !== undefined) ?? null;
@@ -162,7 +167,7 @@ export async function findCommentContent(
       };
     }
     case 'edit': {
-      if (!/^[1-9][0-9]{0,8}$/.test(slug)) return null;
+      if (!EDIT_NUMBER.test(slug)) return null;
       const edit = await em.findOne(Edit, { edit_id: Number(slug) });
       if (!edit) return null;
       const number = String(edit.edit_id);
@@ -177,6 +182,51 @@ export async function findCommentContent(
           slug: number,
         },
       };
+    }
+  }
+}
+
+/**
+ * {@link findCommentContent}'s look-up as a compiled root's subject (src/graphql/sql-plan):
+ * the item's reference (a comment's `content_reference`), found by the same rules.
+ */
+export function commentContentSubject(
+  type: CommentContentType,
+  slug: string,
+  viewer: string | null,
+): SqlSubject {
+  return { select: contentReferenceSql(type, slug, viewer), notFound: 'comment:content_not_found' };
+}
+
+function contentReferenceSql(type: CommentContentType, slug: string, viewer: string | null): SqlFragment {
+  const found = (rows: string, ...params: unknown[]) =>
+    sql(`select reference, null::text as refused from ${rows}`, ...params);
+  const nothing = sql('select null::uuid as reference, null::text as refused where false');
+  switch (type) {
+    case 'anime':
+    case 'manga':
+    case 'novel':
+    case 'article':
+      return found(`${type} where slug = ? and not deleted`, slug);
+    case 'person':
+      return found('person where slug = ?', slug);
+    case 'character':
+      return found(`character c where c.slug = ? and ${liveAppearanceSql('c.reference')}`, slug);
+    case 'collection':
+      if (!isUuid(slug)) return nothing;
+      return found(
+        `collection where reference = ? and not deleted and (visibility <> 'private' or author_reference = ?)`,
+        slug.toLowerCase(),
+        viewer,
+      );
+    case 'edit': {
+      if (!EDIT_NUMBER.test(slug)) return nothing;
+      const number = Number(slug);
+      return sql(
+        'select ?::uuid as reference, null::text as refused from edit where edit_id = ?',
+        editReference(number),
+        number,
+      );
     }
   }
 }

@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CommentContentType, ReviewRecommendation } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
-import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
+import { type ListQuery, listPage } from '../common/pagination/paged-query';
+import type { Page, PageArgs } from '../common/pagination/pagination';
+import { concatSql, joinSql, sql, type SqlFragment } from '../db/sql';
+import type { SqlSubject } from '../graphql/sql-plan/fields';
 import { CONTENT_LIVE_SQL, findCommentContent, PRIVATE_SQL } from './comment-content';
 import { Comment } from './comment.entity';
 import type { CommentListType } from './comment.types';
@@ -63,10 +66,58 @@ export interface ContentCommentsFilter {
   recommended?: ReviewRecommendation | null;
 }
 
+/** {@link listable} on a comment alias. */
+const listableSql = (comment: string): string =>
+  `not ${comment}.deleted and (not ${comment}.hidden or ${comment}.total_replies > 0)`;
+
+/**
+ * The replies of comment `parent` (its alias) in a reply tree, bound to `alias`: the
+ * listable ones, oldest first ({@link buildTrees} in SQL).
+ */
+export function replyRows(parent: string, alias: string): { from: string; where: string; orderBy: string } {
+  return {
+    from: `comment ${alias}`,
+    where: `${alias}.parent_reference = ${parent}.reference and ${listableSql(alias)}`,
+    orderBy: `${alias}.created, ${alias}.reference`,
+  };
+}
+
+/** Newest first, then reference desc (#9, #10, #20). */
+const NEWEST_FIRST = 'c.created desc, c.reference desc';
+
+/**
+ * #9: the listable top-level comments on a content item (`content`: the SQL of its
+ * reference), filtered by review, newest first.
+ */
+export function contentCommentsQuery(
+  type: CommentContentType,
+  content: SqlFragment,
+  filter: ContentCommentsFilter,
+): ListQuery {
+  const review =
+    filter.comment_type === 'review' || filter.recommended
+      ? filter.recommended
+        ? [sql('c.review_recommendation = ?', filter.recommended)]
+        : [sql('c.review_recommendation is not null')]
+      : [];
+  const noReview = filter.comment_type === 'comment' ? [sql('c.review_recommendation is null')] : [];
+  return {
+    reference: 'c.reference',
+    from: 'comment c',
+    where: joinSql([
+      concatSql(sql('c.content_type = ? and c.content_reference = ', type), content),
+      sql(`c.depth = 1 and ${listableSql('c')}`),
+      ...review,
+      ...noReview,
+    ]),
+    orderBy: sql(NEWEST_FIRST),
+  };
+}
+
 /**
  * #9: the listable top-level comments of a content item, newest first, each with its
- * reply tree. A fixed number of queries whatever the page size: page, count, and one
- * query for every descendant of the page's threads.
+ * reply tree. A fixed number of queries whatever the page size: the look-up, the page
+ * with its total, and one query for every descendant of the page's threads.
  */
 export async function contentComments(
   em: EntityManager,
@@ -80,78 +131,72 @@ export async function contentComments(
   const content = await findCommentContent(em, type, slug, viewer);
   if (!content) throw new AppError('comment:content_not_found');
   await checkScope();
-
-  const review =
-    filter.comment_type === 'review' || filter.recommended
-      ? { review_recommendation: filter.recommended ? filter.recommended : { $ne: null } }
-      : {};
-  const noReview = filter.comment_type === 'comment' ? { review_recommendation: null } : {};
-  const where = {
-    $and: [
-      {
-        content_type: type,
-        content_reference: content.reference,
-        depth: 1,
-        deleted: false,
-        $or: [{ hidden: false }, { total_replies: { $gt: 0 } }],
-      },
-      review,
-      noReview,
-    ],
-  };
-  const { offset, limit } = pageWindow(page);
-  const [roots, total] = await em.findAndCount(Comment, where, {
-    populate: ['author'],
-    orderBy: [{ created: 'desc' }, { reference: 'desc' }],
-    offset,
-    limit,
-  });
+  const query = contentCommentsQuery(type, sql('?', content.reference), filter);
+  const roots = await listPage(em, Comment, query, page, ['author']);
   const descendants = await loadDescendants(
     em,
-    roots.map((root) => root.reference),
+    roots.list.map((root) => root.reference),
     1,
   );
-  return { page: toPage(roots, total, page), trees: buildTrees(roots, descendants) };
+  return { page: roots, trees: buildTrees(roots.list, descendants) };
 }
 
-/** Top-level comments that are not hidden, deleted or private, on live content, newest first (#10, #20). */
-async function publicTopLevel(
-  em: EntityManager,
-  offset: number,
-  limit: number,
-): Promise<{ list: Comment[]; total: number }> {
-  const condition = `c.depth = 1 and not c.hidden and not c.deleted and not ${PRIVATE_SQL} and ${CONTENT_LIVE_SQL}`;
-  const rows = await em.execute<{ reference: string; total: string }[]>(
-    `select c.reference, count(*) over () as total from comment c where ${condition}
-      order by c.created desc, c.reference desc offset ? limit ?`,
-    [offset, limit],
-  );
-  let total = rows.length > 0 ? Number(rows[0].total) : 0;
-  if (rows.length === 0 && offset > 0) {
-    const [row] = await em.execute<{ total: string }[]>(
-      `select count(*) as total from comment c where ${condition}`,
-    );
-    total = Number(row.total);
-  }
-  const references = rows.map((row) => row.reference);
-  const found = references.length
-    ? await em.find(Comment, { reference: { $in: references } }, { populate: ['author'] })
-    : [];
-  const byReference = new Map(found.map((comment) => [comment.reference, comment]));
-  return { list: references.map((reference) => byReference.get(reference)!), total };
-}
+/**
+ * Top-level comments that are not hidden, deleted or private, on live content (#10,
+ * #20), on comment alias `c`.
+ */
+const PUBLIC_TOP_LEVEL_SQL = `c.depth = 1 and not c.hidden and not c.deleted and not ${PRIVATE_SQL} and ${CONTENT_LIVE_SQL}`;
+
+/** #10: public top-level comments across all content, newest first. */
+export const publicCommentsQuery: ListQuery = {
+  reference: 'c.reference',
+  from: 'comment c',
+  where: sql(PUBLIC_TOP_LEVEL_SQL),
+  orderBy: sql(NEWEST_FIRST),
+};
 
 /** #10: flat page of public top-level comments across all content. */
-export async function listComments(em: EntityManager, page: PageArgs): Promise<Page<Comment>> {
-  const { offset, limit } = pageWindow(page);
-  const { list, total } = await publicTopLevel(em, offset, limit);
-  return toPage(list, total, page);
+export function listComments(em: EntityManager, page: PageArgs): Promise<Page<Comment>> {
+  return listPage(em, Comment, publicCommentsQuery, page, ['author']);
+}
+
+/** How many comments #20 serves. */
+const LATEST_COUNT = 3;
+
+/** #20: the rows of the latest public top-level comments, bound to `alias`, newest first. */
+export function latestCommentRows(alias: string): { from: string; orderBy: string } {
+  return {
+    from: `(select c.* from comment c where ${PUBLIC_TOP_LEVEL_SQL} order by ${NEWEST_FIRST} limit ${LATEST_COUNT}) ${alias}`,
+    orderBy: `${alias}.created desc, ${alias}.reference desc`,
+  };
 }
 
 /** #20: the 3 latest public top-level comments. */
 export async function latestComments(em: EntityManager): Promise<Comment[]> {
-  return (await publicTopLevel(em, 0, 3)).list;
+  return (await listPage(em, Comment, publicCommentsQuery, { page: 1, size: LATEST_COUNT }, ['author'])).list;
 }
+
+/**
+ * #17's look-up as a compiled root's subject (src/graphql/sql-plan): the comment (any
+ * depth, `reference` checked and lower-cased) that is not deleted, whose content is not
+ * deleted and which, if private, `viewer` may see ({@link commentThread}'s rules).
+ */
+export function commentThreadSubject(reference: string, viewer: string | null): SqlSubject {
+  return {
+    select: sql(
+      `select c.reference, null::text as refused from comment c
+        where c.reference = ? and not c.deleted and ${CONTENT_LIVE_SQL}
+          and (not ${PRIVATE_SQL} or exists (select 1 from collection x
+                where x.reference = c.content_reference and x.author_reference = ?))`,
+      reference,
+      viewer,
+    ),
+    notFound: 'comment:not_found',
+  };
+}
+
+/** A comment #17 serves (else 400 `comment:hidden`), on a comment alias: {@link listable}. */
+export const servedThreadSql = (comment: string): string => listableSql(comment);
 
 /**
  * #17: one comment (any depth) with its reply tree: the visible comment, the check

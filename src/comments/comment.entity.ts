@@ -5,6 +5,7 @@ import { COMMENT_CONTENT_TYPES, type CommentContentType, type ReviewRecommendati
 import { UnixTime } from '../common/scalars';
 import { enumScalar } from '../common/scalars/enum.scalar';
 import { now, ReferencedEntity } from '../db/base.entity';
+import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
 
 export const CommentContentTypeScalar = enumScalar('CommentContentType', COMMENT_CONTENT_TYPES);
 
@@ -112,6 +113,8 @@ export class Comment extends ReferencedEntity {
   @Property({ type: 'datetime', onCreate: now, onUpdate: now })
   updated!: Date;
 }
+
+sqlFields(Comment, { data_type: sqlValue(() => `'comment'`) });
 
 /** An earlier text of an edited comment. */
 @Entity()

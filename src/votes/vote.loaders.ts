@@ -24,3 +24,11 @@ export function viewerVoteScores(ctx: RequestContext, kind: VoteContentType): Da
       }),
   );
 }
+
+/**
+ * {@link viewerVoteScores} in SQL (src/graphql/sql-plan): the vote of `viewer` (SQL, null
+ * when anonymous) on the item of `kind` whose reference is `item` (SQL), else 0.
+ */
+export const viewerVoteSql = (kind: VoteContentType, item: string, viewer: string): string =>
+  `coalesce((select v.score from vote v where v.user_reference = ${viewer}
+    and v.content_type = '${kind}' and v.content_reference = ${item}), 0)`;

@@ -48,9 +48,12 @@ import {
   buildUser,
   buildWatchEntry,
   linkTitle,
+  MISSING_REFERENCE,
 } from '../factories';
 import { startHttpApp } from '../http/http-app';
 import { gql, rest } from '../setup/clients';
+import { buildArticle } from '../articles/helpers';
+import { buildCollection, buildComment, recount } from '../comments/helpers';
 import { fixDate } from '../setup/fixed-date';
 import { workerDatabaseUrl } from '../setup/db';
 import { useTestApp } from '../setup/harness';
@@ -345,8 +348,116 @@ async function seedSchedule(now: number, anime: Anime[]): Promise<void> {
     await buildAiringEpisode(t.orm, title, i + 1, at(offset));
 }
 
+/** Comments the drift generator's documents name by reference. */
+const THREAD_TOP = '0c000000-0000-4000-8000-000000000001';
+const THREAD_MIDDLE = '0c000000-0000-4000-8000-000000000002';
+
+/**
+ * Comments reaching every rule the compiled comment reads re-state: reply trees five
+ * deep, with placeholders (hidden, with visible replies) and nodes left out (hidden
+ * without visible replies, deleted); reviews; votes of `reader` (created if missing); a
+ * comment with 500 earlier versions; authors and previews with images and without; a
+ * private collection's comments; comments on an article, a person and a deleted title.
+ */
+async function seedComments() {
+  const reader =
+    (await t.orm.em.fork().findOne(User, { username: 'reader' })) ??
+    (await buildUser(t.orm, { username: 'reader' }));
+  const token = await buildToken(t.orm, reader);
+  const author = await buildUser(t.orm, {
+    avatar_path: '/me.png',
+    cover: 'https://cdn.example/cover.png',
+    description: 'writes "a lot"',
+  });
+  const other = await buildUser(t.orm);
+  const anime = await buildAnime(t.orm, { slug: 'talked' });
+  const on = { type: 'anime' as const, reference: anime.reference, slug: 'talked' };
+  const withImage = { title: 'Talked', image: '/talked.png', slug: 'talked' };
+  const top = await buildComment(t.orm, author, on, {
+    reference: THREAD_TOP,
+    review_recommendation: 'yes',
+    review_score: 8,
+    preview: withImage,
+  });
+  const middle = await buildComment(t.orm, other, on, { parent: top, reference: THREAD_MIDDLE });
+  const hiddenWithReply = await buildComment(t.orm, author, on, {
+    parent: middle,
+    hidden: true,
+    text: 'secret',
+  });
+  const deep = await buildComment(t.orm, reader, on, { parent: hiddenWithReply });
+  await buildComment(t.orm, author, on, { parent: deep });
+  await buildComment(t.orm, author, on, { parent: middle, hidden: true });
+  await buildComment(t.orm, author, on, { parent: top, deleted: true });
+  const sibling = await buildComment(t.orm, other, on, { parent: top });
+  const critique = await buildComment(t.orm, other, on, { review_recommendation: 'no', review_score: null });
+  const placeholder = await buildComment(t.orm, author, on, { hidden: true, text: 'gone' });
+  await buildComment(t.orm, other, on, { parent: placeholder });
+  const lonelyHidden = await buildComment(t.orm, author, on, { hidden: true });
+  const edited = await buildComment(t.orm, reader, on, { preview: withImage });
+  for (let i = 0; i < 3; i += 1) await buildComment(t.orm, other, on);
+  const vote = (comment: { reference: string }, score: number) =>
+    t.orm.em.getConnection().execute(
+      `insert into vote (reference, user_reference, content_type, content_reference, score, created, updated)
+         values (gen_random_uuid(), ?, 'comment', ?, ?, now(), now())`,
+      [reader.reference, comment.reference, score],
+    );
+  for (const [comment, score] of [
+    [top, 1],
+    [middle, -1],
+    [deep, 1],
+    [critique, 1],
+  ] as const)
+    await vote(comment, score);
+  await t.orm.em.getConnection().execute(
+    `insert into comment_version (reference, comment_reference, text, created)
+       select gen_random_uuid(), ?, 'before', now() from generate_series(1, 500)`,
+    [edited.reference],
+  );
+  // A private collection's comments, seen by its author only.
+  const collectionAuthor = await buildUser(t.orm);
+  const collection = await buildCollection(t.orm, collectionAuthor, anime, { visibility: 'private' });
+  const onCollection = {
+    type: 'collection' as const,
+    reference: collection.reference,
+    slug: collection.reference,
+  };
+  const privateComment = await buildComment(t.orm, other, onCollection, { private: true });
+  await buildComment(t.orm, collectionAuthor, onCollection, { parent: privateComment, private: true });
+  const article = await buildArticle(t.orm, author, { slug: 'news' });
+  await buildComment(t.orm, other, { type: 'article', reference: article.reference, slug: 'news' });
+  const person = await buildPerson(t.orm, { slug: 'voice' });
+  // The latest public comment, voted on: #20 answers my_score 0 all the same.
+  const latest = await buildComment(t.orm, other, {
+    type: 'person',
+    reference: person.reference,
+    slug: 'voice',
+  });
+  await vote(latest, 1);
+  const gone = await buildAnime(t.orm, { slug: 'gone-anime', deleted: true });
+  const onGone = await buildComment(t.orm, other, {
+    type: 'anime',
+    reference: gone.reference,
+    slug: 'gone-anime',
+  });
+  await recount(t.orm);
+  return {
+    token,
+    collectionToken: await buildToken(t.orm, collectionAuthor),
+    scopeless: await buildThirdPartyToken(t.orm, reader, ['read:watchlist']),
+    collection: collection.reference,
+    privateComment: privateComment.reference,
+    deep: deep.reference,
+    hiddenWithReply: hiddenWithReply.reference,
+    placeholder: placeholder.reference,
+    lonelyHidden: lonelyHidden.reference,
+    sibling: sibling.reference,
+    onGone: onGone.reference,
+  };
+}
+
 describe('operations compiled to one SQL statement', () => {
-  it('compiles the routes with SQL forms (#2, #3, #6, #7, #8, #13, #16, #18, #19, #21) and no other', async () => {
+  it('compiles the routes with SQL forms (#2, #3, #6, #7, #8, #9, #10, #13, #16, #17, #18, #19, #20, #21) and no other', async () => {
     const config = loadConfig();
     const runner = new OperationRunner(await buildAppSchema(), graphqlLimitsOf(config), t.orm.getMetadata());
     // The variables of the routes whose plan depends on one (the content type of #6 and #18).
@@ -357,7 +468,7 @@ describe('operations compiled to one SQL statement', () => {
         return prepared.compiled?.planFor(variables) !== undefined;
       })
       .map((route) => route.contract);
-    expect(compiled.sort((a, b) => a! - b!)).toEqual([2, 3, 6, 7, 8, 13, 16, 18, 19, 21]);
+    expect(compiled.sort((a, b) => a! - b!)).toEqual([2, 3, 6, 7, 8, 9, 10, 13, 16, 17, 18, 19, 20, 21]);
   });
 
   it('#16 answers as its resolvers do: conversions, orders, statistics, look-up rules', async () => {
@@ -660,9 +771,129 @@ describe('operations compiled to one SQL statement', () => {
     await expectSameBothWays(21, '/watch/left/list', { username: 'left', input: {} }, { body: {} });
   });
 
+  it('#9 answers as its resolvers do: reply trees, placeholders, reviews, votes, content kinds, callers, scope', async () => {
+    const seeded = await seedComments();
+    const talked = { content_type: 'anime', slug: 'talked' };
+    await expectPagesBothWays(9, '/comments/anime/talked/list', talked, [undefined, seeded.token]);
+    const first = (await expectSameBothWays(
+      9,
+      '/comments/anime/talked/list?size=100',
+      { ...talked, size: 100 },
+      {
+        token: seeded.token,
+      },
+    )) as { list: { reference: string; hidden: boolean; replies: unknown[] }[] };
+    // The data reached the rules under test: a placeholder listed, a hidden comment without replies not.
+    const listed = first.list.map((comment) => comment.reference);
+    expect(listed).toContain(seeded.placeholder);
+    expect(listed).not.toContain(seeded.lonelyHidden);
+    expect(first.list.find((comment) => comment.reference === THREAD_TOP)?.replies).toHaveLength(2);
+    for (const [query, filter] of [
+      ['comment_type=review', { comment_type: 'review' }],
+      ['comment_type=comment', { comment_type: 'comment' }],
+      ['recommended=no', { recommended: 'no' }],
+      ['comment_type=comment&recommended=yes', { comment_type: 'comment', recommended: 'yes' }],
+    ] as const) {
+      await expectSameBothWays(
+        9,
+        `/comments/anime/talked/list?${query}`,
+        { ...talked, ...filter },
+        {
+          token: seeded.token,
+        },
+      );
+    }
+    const collectionPath = `/comments/collection/${seeded.collection}/list`;
+    const onCollection = { content_type: 'collection', slug: seeded.collection };
+    for (const token of [undefined, seeded.token, seeded.collectionToken])
+      await expectSameBothWays(9, collectionPath, onCollection, { token });
+    const upper = seeded.collection.toUpperCase();
+    await expectSameBothWays(
+      9,
+      `/comments/collection/${upper}/list`,
+      { content_type: 'collection', slug: upper },
+      { token: seeded.collectionToken },
+    );
+    for (const [type, slug] of [
+      ['article', 'news'],
+      ['person', 'voice'],
+      ['anime', 'gone-anime'],
+      ['anime', 'TALKED'],
+      ['collection', 'not-a-uuid'],
+      ['edit', '7'],
+      ['edit', '007'],
+      ['character', 'nobody'],
+    ]) {
+      await expectSameBothWays(9, `/comments/${type}/${slug}/list`, { content_type: type, slug });
+    }
+    await expectSameBothWays(9, '/comments/anime/talked/list', talked, { token: seeded.scopeless });
+    await expectSameBothWays(
+      9,
+      '/comments/anime/missing/list',
+      { content_type: 'anime', slug: 'missing' },
+      {
+        token: seeded.scopeless,
+      },
+    );
+  });
+
+  it('#10 and #20 answer as their resolvers do: public top-level comments only, flat, votes, callers, scope', async () => {
+    const seeded = await seedComments();
+    await expectPagesBothWays(10, '/comments/list', {}, [undefined, seeded.token, seeded.collectionToken]);
+    const all = (await expectSameBothWays(
+      10,
+      '/comments/list?size=100',
+      { size: 100 },
+      { token: seeded.token },
+    )) as {
+      list: { reference: string; replies: unknown[]; my_score: number }[];
+    };
+    const listed = all.list.map((comment) => comment.reference);
+    expect(listed).toContain(THREAD_TOP);
+    expect(listed).not.toContain(seeded.placeholder);
+    expect(listed).not.toContain(seeded.privateComment);
+    expect(listed).not.toContain(seeded.onGone);
+    expect(all.list.find((comment) => comment.reference === THREAD_TOP)).toMatchObject({
+      replies: [],
+      my_score: 1,
+    });
+    await expectSameBothWays(10, '/comments/list', {}, { token: seeded.scopeless });
+    for (const token of [undefined, seeded.token]) {
+      const latest = (await expectSameBothWays(20, '/comments/latest', {}, { token })) as {
+        my_score: number;
+      }[];
+      expect(latest).toHaveLength(3);
+    }
+  });
+
+  it('#17 answers as its resolvers do: any depth, placeholders, refusals, private comments, scope', async () => {
+    const seeded = await seedComments();
+    const thread = (reference: string, token?: string) =>
+      expectSameBothWays(17, `/comments/thread/${reference}`, { comment_reference: reference }, { token });
+    for (const token of [undefined, seeded.token]) {
+      const served = (await thread(THREAD_TOP, token)) as { replies: { replies: unknown[] }[] };
+      expect(served.replies[0].replies).toHaveLength(1);
+      await thread(THREAD_MIDDLE, token);
+      await thread(seeded.deep, token);
+      await thread(seeded.hiddenWithReply, token);
+      await thread(seeded.placeholder, token);
+    }
+    await thread(THREAD_TOP.toUpperCase());
+    // Refusals: hidden without visible replies, deleted content, unknown, not a UUID, the scope.
+    await thread(seeded.lonelyHidden);
+    await thread(seeded.onGone);
+    await thread(MISSING_REFERENCE);
+    await thread('not-a-uuid');
+    await thread(THREAD_TOP, seeded.scopeless);
+    await thread(MISSING_REFERENCE, seeded.scopeless);
+    for (const token of [undefined, seeded.token, seeded.collectionToken])
+      await thread(seeded.privateComment, token);
+  });
+
   it('sends one SQL statement per request (two with genre or magazine filters), whatever the page size', async () => {
     const { token } = await seedPersonManga();
     await seedWatchList();
+    await seedComments();
     const novel = await buildNovel(t.orm, { slug: 'cast' });
     for (let i = 0; i < 5; i += 1) await buildAppearance(t.orm, await buildCharacter(t.orm), { novel });
     await buildAppearance(t.orm, await buildCharacter(t.orm, { slug: 'hero' }), { novel });
@@ -687,6 +918,12 @@ describe('operations compiled to one SQL statement', () => {
       ['GET', '/edit/todo/novel/title_ua?size=1', undefined, 1],
       ['GET', '/edit/todo/anime/synopsis_ua?size=100', undefined, 1],
       ['GET', '/read/manga/random/reader/completed', undefined, 1],
+      ['GET', '/comments/anime/talked/list?size=1', undefined, 1],
+      ['GET', '/comments/anime/talked/list?size=100', undefined, 1],
+      ['GET', '/comments/list?size=1', undefined, 1],
+      ['GET', '/comments/list?size=100', undefined, 1],
+      ['GET', `/comments/thread/${THREAD_TOP}`, undefined, 1],
+      ['GET', '/comments/latest', undefined, 1],
     ];
     for (const [method, path, body, statements] of requests) {
       const counted = await t.queries.count(async () => {
@@ -924,7 +1161,14 @@ describe('random documents over every field with a SQL form', () => {
       args: 'content_type: "manga", username: "reader", status: "completed"',
       members: ['Manga'],
     },
+    { field: 'contentComments', args: 'content_type: "anime", slug: "talked", size: 20' },
+    { field: 'comments', args: 'size: 20' },
+    { field: 'commentThread', args: `comment_reference: "${THREAD_TOP}"` },
+    { field: 'commentThread', args: `comment_reference: "${THREAD_MIDDLE}"` },
+    { field: 'latestComments', args: '' },
   ];
+  /** A root field with its arguments, if it has any. */
+  const call = (field: string, args: string): string => (args ? `${field}(${args})` : field);
   /** Object types below the root field a selection descends into, at most. */
   const MAX_DEPTH = 4;
 
@@ -985,7 +1229,7 @@ describe('random documents over every field with a SQL form', () => {
   function largestSelection(field: string, args: string, members: string[]): Selected[] {
     const type = getNamedType(runner.schema.getQueryType()!.getFields()[field].type);
     const top: Selected[] = [{ name: '__typename' }];
-    const render = () => `{ ${field}(${args}) { ${plain(top)} } }`;
+    const render = () => `{ ${call(field, args)} { ${plain(top)} } }`;
     if (isObjectType(type)) expand(render, top, type, 0, members);
     // A root typed as a union: an inline fragment on each member it answers with.
     else if (isUnionType(type)) {
@@ -1051,7 +1295,7 @@ describe('random documents over every field with a SQL form', () => {
     };
     // Both variables are used at least once, as GraphQL requires.
     const body = `${write(selection, type)} __typename @include(if: $yes) @skip(if: $no)`;
-    return `query Random($yes: Boolean! = true, $no: Boolean! = false) { ${field}(${args}) { ${body} } } ${fragments.join(' ')}`;
+    return `query Random($yes: Boolean! = true, $no: Boolean! = false) { ${call(field, args)} { ${body} } } ${fragments.join(' ')}`;
   }
 
   /** About 15 s alone (ten roots, 13 documents each, both ways, two callers); more while other suites run. */
@@ -1077,6 +1321,7 @@ describe('random documents over every field with a SQL form', () => {
       const withRead = await t.orm.em.fork().findOneOrFail(Novel, { slug: 'novel-1' });
       for (const [i, each] of [novel, withRead, ...novels].entries())
         await buildAppearance(t.orm, member, { novel: each }, i === 0);
+      await seedComments();
       const random = seeded(22);
       const reached = new Set<string>();
       for (const { field, args, members = [] } of roots) {
@@ -1090,7 +1335,7 @@ describe('random documents over every field with a SQL form', () => {
             if (children) walk(children, child!);
           });
         walk(selection, type);
-        const documents = [`{ ${field}(${args}) { ${plain(selection)} } }`];
+        const documents = [`{ ${call(field, args)} { ${plain(selection)} } }`];
         for (let i = 0; i < 12; i += 1) documents.push(randomDocument(random, field, args, selection, type));
         for (const document of documents) {
           expect({ document, compiles: compiles(document) }).toEqual({ document, compiles: true });

@@ -70,6 +70,11 @@ export class AuthSession {
     return result.viewer;
   }
 
+  /** The caller's user reference under optional authentication; null when anonymous. */
+  async viewerReference(): Promise<string | null> {
+    return (await this.optional())?.user.reference ?? null;
+  }
+
   /**
    * Whose rate-limit budget a request spends: the client of a live third-party token,
    * else the live first-party token itself, else nobody (an unknown or expired token

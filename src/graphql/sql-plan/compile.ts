@@ -47,6 +47,7 @@ import {
   ownSqlField,
   type RowSource,
   type ScalarSql,
+  type Serving,
   type SqlField,
   type SqlRequest,
   type SqlRoot,
@@ -113,15 +114,17 @@ const isIntegerColumn = (columnType: string | undefined): boolean =>
   ['int', 'int2', 'int4', 'integer', 'smallint'].includes(columnType.toLowerCase());
 
 /** A field's SQL: a declared mapping (relations resolved) or an entity column with its SQL type. */
-type ValueOrRows =
-  (Extract<SqlField, { kind: 'value' }> & { columnType?: string }) | Extract<SqlField, { kind: 'rows' }>;
+type ValueOrRows = Extract<SqlField, { kind: 'value' | 'rows' }>;
 
 /** The one-row CTE holding the request's values, as `request.<name>`. */
 const REQUEST = 'request';
 
+/** The request's values a mapping may read in SQL (SqlRequest). */
+type RequestValue = Exclude<keyof SqlRequest, 'serving'>;
+
 /** The request's values a mapping may read (SqlRequest): their SQL types and values. */
-const REQUEST_VALUES: Record<keyof SqlRequest, { type: string; of: (ctx: RequestContext) => unknown }> = {
-  viewer: { type: 'uuid', of: viewerOf },
+const REQUEST_VALUES: Record<RequestValue, { type: string; of: (ctx: RequestContext) => unknown }> = {
+  viewer: { type: 'uuid', of: (ctx) => ctx.auth.viewerReference() },
   now: { type: 'timestamptz', of: (ctx) => ctx.now },
 };
 
@@ -129,8 +132,8 @@ const REQUEST_VALUES: Record<keyof SqlRequest, { type: string; of: (ctx: Request
  * The request's values the mappings read, as columns of the request's CTE (the root's
  * own arguments follow them) and a function of the request giving their values.
  */
-function requestColumns(used: ReadonlySet<keyof SqlRequest>) {
-  const names = (Object.keys(REQUEST_VALUES) as (keyof SqlRequest)[]).filter((name) => used.has(name));
+function requestColumns(used: ReadonlySet<RequestValue>) {
+  const names = (Object.keys(REQUEST_VALUES) as RequestValue[]).filter((name) => used.has(name));
   return {
     columns: names.map((name) => `?::${REQUEST_VALUES[name].type} as ${name}`),
     values: (ctx: RequestContext) => Promise.all(names.map((name) => REQUEST_VALUES[name].of(ctx))),
@@ -140,7 +143,7 @@ function requestColumns(used: ReadonlySet<keyof SqlRequest>) {
 class Compiler {
   private aliases = 0;
   /** The request's values the mappings read (the CTE then binds them). */
-  readonly used = new Set<keyof SqlRequest>();
+  readonly used = new Set<RequestValue>();
   readonly request: SqlRequest;
   private readonly fragments = new Map<string, FragmentDefinitionNode>();
   private readonly classes = new Map(
@@ -157,8 +160,8 @@ class Compiler {
     for (const definition of document.definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(definition.name.value, definition);
     }
-    this.request = {} as SqlRequest;
-    for (const name of Object.keys(REQUEST_VALUES) as (keyof SqlRequest)[]) {
+    this.request = { serving: {} } as SqlRequest;
+    for (const name of Object.keys(REQUEST_VALUES) as RequestValue[]) {
       Object.defineProperty(this.request, name, {
         get: () => {
           this.used.add(name);
@@ -166,6 +169,12 @@ class Compiler {
         },
       });
     }
+  }
+
+  /** Starts a root field's statement: what it serves and which request values it reads are its own. */
+  startRoot(serving: Serving = {}): void {
+    this.used.clear();
+    this.request.serving = serving;
   }
 
   alias(): string {
@@ -189,10 +198,11 @@ class Compiler {
     return members.find((member) => this.classOf(member) === target);
   }
 
+  /** The entity's table, quoted (`user` is a reserved word). */
   tableOf(target: AnyClass): string {
     const meta = this.metadata.find(target.name);
     if (!meta) throw new NotCompilable(`${target.name} is not an entity`);
-    return meta.tableName;
+    return `"${meta.tableName}"`;
   }
 
   /** The fields of a selection set by response name, in order, fragments expanded and merged. */
@@ -362,7 +372,7 @@ class Compiler {
     return {
       kind: 'rows',
       rows: (row, alias) => ({
-        from: `${related.tableName} ${alias}`,
+        from: `"${related.tableName}" ${alias}`,
         where: `${alias}."${key}" = ${row}."${column}"`,
       }),
     };
@@ -484,12 +494,13 @@ interface BoundStatement {
 const SUBJECT = 'subject';
 
 /**
- * One row by its arguments: `select <json> from <rows> limit 1`; with a subject, the row
- * found through it, and the subject's `found` and `refused` beside.
+ * One row by its arguments: `select <json> from <rows> limit 1`, or a list root's rows
+ * as one JSON array; with a subject, the row found through it, and the subject's `found`
+ * and `refused` beside.
  */
 function compileOne(
   compiler: Compiler,
-  root: Extract<SqlRoot, { kind: 'one' }>,
+  root: Extract<SqlRoot, { kind: 'one' | 'list' }>,
   definition: GraphQLField<unknown, unknown>,
   type: GraphQLCompositeType,
   selectionSet: SelectionSetNode,
@@ -514,10 +525,16 @@ function compileOne(
   const alias = compiler.alias();
   const source = root.rows(alias, args, `(select reference from ${SUBJECT})`, compiler.tableOf(target));
   const built = compiler.object(objectType, selectionSet, alias);
+  const rows = `from ${source.from}${where(source)}`;
+  const json =
+    root.kind === 'list'
+      ? `coalesce(json_agg(${built}${source.orderBy ? ` order by ${source.orderBy}` : ''}), '[]'::json)`
+      : built;
+  const found = root.kind === 'list' ? rows : `${rows} limit 1`;
   const select = root.subject
-    ? `select (select ${built} from ${source.from}${where(source)} limit 1)::text as json,
+    ? `select (select ${json} ${found})::text as json,
         exists (select 1 from ${SUBJECT}) as found, (select refused from ${SUBJECT}) as refused`
-    : `select ${built}::text as json from ${source.from}${where(source)} limit 1`;
+    : `select ${json}::text as json ${found}`;
   const requested = requestColumns(compiler.used);
   const cteColumns = [...requested.columns, ...columns.map((c) => `?::${c.sqlType} as "${c.name}"`)];
   const request = cteColumns.length > 0 ? `${REQUEST} as (select ${cteColumns.join(', ')})` : undefined;
@@ -529,7 +546,7 @@ function compileOne(
       // No await where the statement reads none of the request's values (#16): the hot path stays synchronous.
       const requestValues = requested.columns.length > 0 ? await requested.values(ctx) : [];
       const params = [...requestValues, ...columns.map(({ name }) => bound[name] ?? null)];
-      const subject = root.subject?.(values);
+      const subject = root.subject && (await root.subject(values, ctx));
       const ctes = [
         ...(request ? [sql(request, ...params)] : []),
         ...(subject ? [concatSql(`${SUBJECT} as (`, subject.select, ')')] : []),
@@ -580,7 +597,7 @@ function compilePage(
   return {
     bind: async (ctx, args) => {
       if (root.scopes) await ctx.auth.optional();
-      const subject = root.subject?.(args);
+      const subject = root.subject && (await root.subject(args, ctx));
       const query = await root.query(ctx, args, sql(`(select reference from ${SUBJECT})`));
       const page = Number(args.page);
       const size = Number(args.size);
@@ -641,11 +658,6 @@ function pageWindowSql(page: number, size: number): SqlFragment {
   return page === 1 ? sql(` limit ${size} offset 0`) : sql(` limit ${size} offset ?`, (page - 1) * size);
 }
 
-/** The caller's user reference for `request.viewer`; the token was resolved by the route's authentication. */
-async function viewerOf(ctx: RequestContext): Promise<string | null> {
-  return (await ctx.auth.optional())?.user.reference ?? null;
-}
-
 /**
  * The operation as one SQL statement per root field, or undefined when a part of it has
  * no SQL form (it then runs through its resolvers, which stay the definition of every
@@ -663,12 +675,12 @@ export function compileSqlPlan(
   try {
     roots = rootsOf(compiler, operation).map(({ key, node, root, definition, type, selectionSet, args }) => {
       // Each root's statement binds the caller only if its own mappings read it.
-      compiler.used.clear();
+      compiler.startRoot(root.serving);
       return {
         key,
         node,
         definition,
-        ...(root.kind === 'one'
+        ...(root.kind !== 'page'
           ? compileOne(compiler, root, definition, type, selectionSet, args)
           : compilePage(compiler, root, type, selectionSet, args)),
       };
@@ -713,8 +725,8 @@ async function runAll(ctx: RequestContext, bound: BoundStatement[]): Promise<str
         );
         if (!row || row.found === false) throw new AppError(notFound);
         if (row.refused) throw new AppError(row.refused);
-        if (row.json === null) throw new AppError(empty ?? notFound);
         if (scopes) await ctx.auth.optional(scopes);
+        if (row.json === null) throw new AppError(empty ?? notFound);
         return row.json;
       }),
     );

@@ -19,13 +19,22 @@ export interface RowSource {
   orderBy?: string;
 }
 
-/** SQL expressions of the request's own values. */
+/** SQL expressions of the request's own values, and how the root field serves its rows. */
 export interface SqlRequest {
   /** The caller's user reference (uuid), null when anonymous. */
   viewer: string;
   /** The request's time (timestamptz): `RequestContext.now`, as the resolvers read it. */
   now: string;
+  /** The root field's {@link SqlRoot.serving} (empty when it declares none). */
+  serving: Serving;
 }
+
+/**
+ * What a root field declares about how the rows below it are served, as its resolver
+ * records it for field resolvers (src/common/root-field-state.ts): e.g. whether comments
+ * come with their reply trees. Mappings read it when the compiled statement is built.
+ */
+export type Serving = Readonly<Record<string, boolean>>;
 
 /**
  * How a scalar reads in SQL, as its `extensions.sql` (GraphQL's own scalars have theirs
@@ -41,8 +50,11 @@ export interface ScalarSql {
 }
 
 export type SqlField =
-  /** A scalar (or list of scalars) computed from the row's alias; the scalar's own SQL form applies. */
-  | { kind: 'value'; sql: (row: string, request: SqlRequest) => string }
+  /**
+   * A scalar (or list of scalars) computed from the row's alias; the scalar's own SQL form
+   * applies. `columnType`: the SQL type of the value, when an Int needs no range check for it.
+   */
+  | { kind: 'value'; sql: (row: string, request: SqlRequest) => string; columnType?: string }
   /** An object or a list of objects, read from other rows. */
   | { kind: 'rows'; rows: (row: string, alias: string, request: SqlRequest) => RowSource }
   /** The row the entity's many-to-one relation of the same name points to (joined from the ORM's metadata). */
@@ -52,12 +64,13 @@ type AnyClass = abstract new (...args: never[]) => unknown;
 
 /**
  * One root field (of Query) and the rows it answers with: one row found from its
- * arguments (given as SQL expressions), or a page of the rows a list query selects
- * (built by the resolver's own service, with its checks, from the arguments' values).
+ * arguments (given as SQL expressions) or a plain list of rows (`list`, in the rows'
+ * `orderBy`), or a page of the rows a list query selects (built by the resolver's own
+ * service, with its checks, from the arguments' values).
  */
 export type SqlRoot = (
   | {
-      kind: 'one';
+      kind: 'one' | 'list';
       /** The GraphQL type's entity (or the argument choosing it, for a root typed as a union). */
       type: AnyClass | ItemChoice;
       /**
@@ -69,7 +82,7 @@ export type SqlRoot = (
       /** The arguments' values as the statement takes them (by default as given). */
       values?: (args: Record<string, unknown>) => Record<string, unknown>;
       /** The row found through another (a title's franchise): that row's look-up and refusals decide. */
-      subject?: (args: Record<string, unknown>) => SqlSubject;
+      subject?: SubjectOf;
       /** The error when no row is found (with a subject: once the subject is found). */
       notFound?: ErrorCode;
     }
@@ -84,7 +97,7 @@ export type SqlRoot = (
        */
       view?: AnyClass;
       /** The row the list belongs to (a novel, a user), looked up in the same statement. */
-      subject?: (args: Record<string, unknown>) => SqlSubject;
+      subject?: SubjectOf;
       /** The list query; `subject` is the SQL expression of the subject's reference. */
       query: (ctx: RequestContext, args: Record<string, unknown>, subject: SqlFragment) => Promise<ListQuery>;
     }
@@ -95,7 +108,15 @@ export type SqlRoot = (
    * once the subject is found, as semantics §1.1.2 orders existence before scope.
    */
   scopes?: readonly string[];
+  /** How the rows below the root are served (see {@link Serving}). */
+  serving?: Serving;
 };
+
+/**
+ * A root's subject from its arguments' values; the request is there for a look-up that
+ * depends on the caller (a private collection is found by its author only).
+ */
+type SubjectOf = (args: Record<string, unknown>, ctx: RequestContext) => SqlSubject | Promise<SqlSubject>;
 
 /**
  * The entity a root lists (or answers with) chosen by a root argument's value, e.g.
@@ -121,9 +142,13 @@ const fieldsByClass = new Map<AnyClass, Map<string, SqlField>>();
 const rowTypes = new Set<AnyClass>();
 const roots = new Map<string, SqlRoot>();
 
-export const sqlValue = (sql: (row: string, request: SqlRequest) => string): SqlField => ({
+export const sqlValue = (
+  sql: (row: string, request: SqlRequest) => string,
+  columnType?: string,
+): SqlField => ({
   kind: 'value',
   sql,
+  columnType,
 });
 export const sqlRows = (rows: (row: string, alias: string, request: SqlRequest) => RowSource): SqlField => ({
   kind: 'rows',
