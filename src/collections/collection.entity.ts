@@ -13,6 +13,7 @@ import { User } from '../accounts/user.entity';
 import type { CollectionContentType, CollectionVisibility } from '../common/enums';
 import { UnixTime } from '../common/scalars';
 import { now, ReferencedEntity } from '../db/base.entity';
+import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
 import { CollectionContentTypeScalar, CollectionVisibilityScalar } from './collection.scalars';
 
 /**
@@ -110,6 +111,8 @@ export class Collection extends ReferencedEntity {
   @Property({ type: 'datetime', onCreate: now, onUpdate: now })
   updated!: Date;
 }
+
+sqlFields(Collection, { data_type: sqlValue(() => `'collection'`) });
 
 @ObjectType({ description: 'One item of a collection; `content` is resolved per request.' })
 @Entity()

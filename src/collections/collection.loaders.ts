@@ -8,6 +8,7 @@ import { Character } from '../characters/character.entity';
 import type { CollectionContentType } from '../common/enums';
 import { groupedLoader } from '../common/loaders';
 import type { RequestContext } from '../context';
+import type { MemberRows, RowSource } from '../graphql/sql-plan/fields';
 import { Person } from '../people/person.entity';
 import { CollectionItem } from './collection.entity';
 import { liveContentSql } from './collection.service';
@@ -47,6 +48,35 @@ export function collectionItems(ctx: RequestContext, preview: boolean) {
     (item) => item.collection.reference,
   );
 }
+
+/**
+ * {@link collectionItems} in SQL (src/graphql/sql-plan): the items of the collection
+ * `collection` (its alias) bound to `alias`, all or the first 6, by `order`.
+ */
+export function collectionItemRows(collection: string, alias: string, preview: boolean): RowSource {
+  const live = (item: string) =>
+    `${item}.collection_reference = ${collection}.reference and ${liveContentSql(item)}`;
+  return preview
+    ? {
+        from: `(select i.* from collection_item i where ${live('i')} order by i."order" limit ${PREVIEW_SIZE}) ${alias}`,
+        orderBy: `${alias}."order"`,
+      }
+    : { from: `collection_item ${alias}`, where: live(alias), orderBy: `${alias}."order"` };
+}
+
+/** The content row of a collection item (its alias) in `table`, bound to `alias`. */
+const contentRow =
+  (table: string): MemberRows['rows'] =>
+  (item, alias) => ({ from: `"${table}" ${alias}`, where: `${alias}.reference = ${item}.content_reference` });
+
+/** A collection item's content of each kind, for `CollectionItem.content` in SQL. */
+export const CONTENT_MEMBERS: Record<CollectionContentType, MemberRows> = {
+  anime: { type: Anime, rows: contentRow('anime') },
+  manga: { type: Manga, rows: contentRow('manga') },
+  novel: { type: Novel, rows: contentRow('novel') },
+  character: { type: Character, rows: contentRow('character') },
+  person: { type: Person, rows: contentRow('person') },
+};
 
 /** Catalog items, persons and characters by reference, one query per kind and request. */
 export function collectionContent(ctx: RequestContext, kind: CollectionContentType) {

@@ -24,16 +24,21 @@ import { PageArgs, PagedType } from '../common/pagination/pagination';
 import { RootFieldState } from '../common/root-field-state';
 import type { RequestContext } from '../context';
 import { Person } from '../people/person.entity';
-import { viewerVoteScores } from '../votes/vote.loaders';
+import { sqlFields, sqlMember, sqlRelation, sqlRoot, sqlRows, sqlValue } from '../graphql/sql-plan/fields';
+import { viewerVoteScores, viewerVoteSql } from '../votes/vote.loaders';
 import { Collection, CollectionItem } from './collection.entity';
 import { CollectionInput, CollectionSearchInput } from './collection.inputs';
 import {
   collectionContent,
+  collectionItemRows,
   collectionItems,
+  CONTENT_MEMBERS,
   type CollectionContent,
   usersByReference,
 } from './collection.loaders';
 import {
+  collectionSearchQuery,
+  COLLECTION_READ_SCOPES,
   createCollection,
   deleteCollection,
   getCollection,
@@ -66,6 +71,38 @@ export class CollectionPage extends PagedType(Collection) {}
  * rather than with every item (#14 and the writes).
  */
 const servesPreviews = new RootFieldState<boolean>(false);
+
+// #14 and #15 in one SQL statement each (src/graphql/sql-plan), serving items as the
+// resolvers below do: every one for #14, previews for #15 (`previews`).
+sqlRoot('collection', {
+  kind: 'one',
+  type: Collection,
+  values: (args) => ({ reference: pathReference(String(args.reference), 'reference') }),
+  rows: (collection, args, _subject, table, { viewer }) => ({
+    from: `${table} ${collection}`,
+    where: `${collection}.reference = ${args.reference}::uuid and not ${collection}.deleted
+      and (${collection}.visibility <> 'private' or ${collection}.author_reference = ${viewer})`,
+  }),
+  notFound: 'collections:not_found',
+  scopes: COLLECTION_READ_SCOPES,
+});
+sqlRoot('collections', {
+  kind: 'page',
+  item: Collection,
+  query: (ctx, args) => collectionSearchQuery(ctx, (args.input ?? {}) as CollectionSearchInput),
+  serving: { previews: true },
+});
+sqlFields(Collection, {
+  author: sqlRelation,
+  my_score: sqlValue(
+    (collection, { viewer }) => viewerVoteSql('collection', `${collection}.reference`, viewer),
+    'smallint',
+  ),
+  collection: sqlRows((collection, item, { serving }) =>
+    collectionItemRows(collection, item, serving.previews === true),
+  ),
+});
+sqlFields(CollectionItem, { content: sqlMember((item) => `${item}.content_type`, CONTENT_MEMBERS) });
 
 /**
  * Collections (semantics §3.7, contract #14 and #15). `@Authorized()` authenticates

@@ -9,9 +9,11 @@ import { clockHour } from '../comments/comment.service';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import type { CollectionContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
-import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
+import { type ListQuery, listPage } from '../common/pagination/paged-query';
+import type { Page, PageArgs } from '../common/pagination/pagination';
 import { parseSort } from '../common/sorting';
 import type { RequestContext } from '../context';
+import { joinSql, sql, type SqlFragment } from '../db/sql';
 import { Collection, CollectionItem } from './collection.entity';
 import type { CollectionInput, CollectionSearchInput, CollectionSortField } from './collection.inputs';
 
@@ -309,10 +311,13 @@ export function deleteCollection(em: EntityManager, viewer: Viewer, reference: s
  * #14 GET /collections/{reference}: the collection if the caller may see it (404
  * `collections:not_found`), then the scopes `read:watchlist` and `read:readlist`.
  */
+/** The scopes a third-party token needs to read a collection (#14), checked once it is found. */
+export const COLLECTION_READ_SCOPES = ['read:watchlist', 'read:readlist'];
+
 export async function getCollection(ctx: RequestContext, reference: string): Promise<Collection> {
   const viewer = await ctx.auth.optional();
   const collection = await findVisibleCollection(ctx.em, reference, viewer);
-  if (viewer) requireScopes(viewer, ['read:watchlist', 'read:readlist']);
+  if (viewer) requireScopes(viewer, COLLECTION_READ_SCOPES);
   return collection;
 }
 
@@ -325,14 +330,13 @@ const DEFAULT_SORT = ['system_ranking:desc', 'created:desc'];
 /**
  * #15 POST /collections (semantics §2 #15): scope `read:collection` → author look-up
  * (404 `collections:author_not_found`) → content without content type (400
- * `collections:empty_content_type`) → content look-up (400 `collections:bad_content`).
- * Two queries for the page (count and rows); the previews load in one more.
+ * `collections:empty_content_type`) → content look-up (400 `collections:bad_content`),
+ * then the list those filters select, in the requested order.
  */
-export async function searchCollections(
+export async function collectionSearchQuery(
   ctx: RequestContext,
   input: CollectionSearchInput,
-  args: PageArgs,
-): Promise<Page<Collection>> {
+): Promise<ListQuery> {
   const viewer = await ctx.auth.optional(['read:collection']);
   const { em } = ctx;
   let author: User | null = null;
@@ -355,49 +359,39 @@ export async function searchCollections(
     if (contentReference === null) throw new AppError('collections:bad_content');
   }
 
-  const conditions: string[] = ['not c.deleted'];
-  const params: unknown[] = [];
-  if (input.only_public ?? true) conditions.push(`c.visibility = 'public'`);
+  const conditions: SqlFragment[] = [sql('not c.deleted')];
+  if (input.only_public ?? true) conditions.push(sql(`c.visibility = 'public'`));
   else if (author && viewer && author.reference === viewer.user.reference) {
     // Every visibility of the caller's own collections.
-  } else conditions.push(`c.visibility in ('public', 'unlisted')`);
-  if (author) {
-    conditions.push('c.author_reference = ?');
-    params.push(author.reference);
-  }
-  if (contentType !== null) {
-    conditions.push('c.content_type = ?');
-    params.push(contentType);
-  }
+  } else conditions.push(sql(`c.visibility in ('public', 'unlisted')`));
+  if (author) conditions.push(sql('c.author_reference = ?', author.reference));
+  if (contentType !== null) conditions.push(sql('c.content_type = ?', contentType));
   const tags = input.tags ?? [];
-  if (tags.length > 0) {
-    conditions.push('c.tags @> array[?]::text[]');
-    params.push(tags);
-  }
+  if (tags.length > 0) conditions.push(sql('c.tags @> array[?]::text[]', tags));
   if (contentReference !== null) {
     conditions.push(
-      `exists (select 1 from collection_item i where i.collection_reference = c.reference
+      sql(
+        `exists (select 1 from collection_item i where i.collection_reference = c.reference
                   and i.content_type = ? and i.content_reference = ?)`,
+        contentType,
+        contentReference,
+      ),
     );
-    params.push(contentType, contentReference);
   }
-  const where = conditions.join(' and ');
   const order = [
     ...parseSort<CollectionSortField>(input.sort ?? DEFAULT_SORT).map(
       ({ field, direction }) => `${SORT_COLUMNS[field]} ${direction}`,
     ),
     'c.reference desc',
   ].join(', ');
+  return { reference: 'c.reference', from: 'collection c', where: joinSql(conditions), orderBy: sql(order) };
+}
 
-  const [{ total }] = await em.execute<{ total: string }[]>(
-    `select count(*) as total from collection c where ${where}`,
-    params,
-  );
-  const { offset, limit } = pageWindow(args);
-  const rows = await em.execute<Record<string, unknown>[]>(
-    `select c.* from collection c where ${where} order by ${order} limit ? offset ?`,
-    [...params, limit, offset],
-  );
-  const list = rows.map((row) => em.map(Collection, row));
-  return toPage(list, Number(total), args);
+/** #15: a page of {@link collectionSearchQuery}. */
+export async function searchCollections(
+  ctx: RequestContext,
+  input: CollectionSearchInput,
+  args: PageArgs,
+): Promise<Page<Collection>> {
+  return listPage(ctx.em, Collection, await collectionSearchQuery(ctx, input), args);
 }

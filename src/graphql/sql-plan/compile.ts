@@ -114,7 +114,7 @@ const isIntegerColumn = (columnType: string | undefined): boolean =>
   ['int', 'int2', 'int4', 'integer', 'smallint'].includes(columnType.toLowerCase());
 
 /** A field's SQL: a declared mapping (relations resolved) or an entity column with its SQL type. */
-type ValueOrRows = Extract<SqlField, { kind: 'value' | 'rows' }>;
+type ValueOrRows = Exclude<SqlField, { kind: 'relation' }>;
 
 /** The one-row CTE holding the request's values, as `request.<name>`. */
 const REQUEST = 'request';
@@ -289,6 +289,7 @@ class Compiler {
         throw new NotCompilable(`${type.name}.${name}: a list of ${named.name} has no SQL form`);
       return `(case when ${scalar.refuses!(stored)} then unserializable_value('${named.name}', (${stored})::text) else to_json(${value}) end)`;
     }
+    if (mapping.kind === 'member') return this.member(type, name, definition, mapping, nodes, row);
     if (!isObjectType(named)) throw new NotCompilable(`${type.name}.${name} is not an object type`);
     const alias = this.alias();
     const source = mapping.rows(row, alias, this.request);
@@ -298,6 +299,29 @@ class Compiler {
       return `coalesce((select json_agg(${built}${order}) from ${source.from}${where(source)}), '[]'::json)`;
     }
     return `(select ${built} from ${source.from}${where(source)} limit 1)`;
+  }
+
+  /** A union-typed object whose member the row chooses: one `case` branch per member. */
+  private member(
+    type: GraphQLObjectType,
+    name: string,
+    definition: GraphQLField<unknown, unknown>,
+    mapping: Extract<SqlField, { kind: 'member' }>,
+    nodes: FieldNode[],
+    row: string,
+  ): string {
+    const named = getNamedType(definition.type);
+    if (!isAbstractType(named) || isListType(getNullableType(definition.type)))
+      throw new NotCompilable(`${type.name}.${name} is not one object of a union`);
+    const branches = Object.entries(mapping.members).map(([value, member]) => {
+      const objectType = this.memberFor(named, member.type);
+      if (!objectType) throw new NotCompilable(`${member.type.name} is no member of ${named.name}`);
+      const alias = this.alias();
+      const source = member.rows(row, alias, this.request);
+      const built = this.object(objectType, Compiler.selections(nodes), alias);
+      return `when '${value.replace(/'/g, "''")}' then (select ${built} from ${source.from}${where(source)} limit 1)`;
+    });
+    return `(case ${mapping.by(row)} ${branches.join(' ')} end)`;
   }
 
   /**
@@ -523,7 +547,13 @@ function compileOne(
     });
   }
   const alias = compiler.alias();
-  const source = root.rows(alias, args, `(select reference from ${SUBJECT})`, compiler.tableOf(target));
+  const source = root.rows(
+    alias,
+    args,
+    `(select reference from ${SUBJECT})`,
+    compiler.tableOf(target),
+    compiler.request,
+  );
   const built = compiler.object(objectType, selectionSet, alias);
   const rows = `from ${source.from}${where(source)}`;
   const json =

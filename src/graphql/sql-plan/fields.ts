@@ -58,7 +58,15 @@ export type SqlField =
   /** An object or a list of objects, read from other rows. */
   | { kind: 'rows'; rows: (row: string, alias: string, request: SqlRequest) => RowSource }
   /** The row the entity's many-to-one relation of the same name points to (joined from the ORM's metadata). */
-  | { kind: 'relation' };
+  | { kind: 'relation' }
+  /** An object of a union type whose member is chosen per row (see {@link sqlMember}). */
+  | { kind: 'member'; by: (row: string) => string; members: Readonly<Record<string, MemberRows>> };
+
+/** One member of a union chosen per row: its entity, and where its row comes from. */
+export interface MemberRows {
+  type: AnyClass;
+  rows: (row: string, alias: string, request: SqlRequest) => RowSource;
+}
 
 type AnyClass = abstract new (...args: never[]) => unknown;
 
@@ -75,10 +83,16 @@ export type SqlRoot = (
       type: AnyClass | ItemChoice;
       /**
        * The row, from the arguments (SQL expressions of their values; arguments of
-       * GraphQL's own scalars only), the subject's reference (SQL), if there is one, and
-       * the entity's table.
+       * GraphQL's own scalars only), the subject's reference (SQL), if there is one, the
+       * entity's table and the request's values.
        */
-      rows: (alias: string, args: Record<string, string>, subject: string, table: string) => RowSource;
+      rows: (
+        alias: string,
+        args: Record<string, string>,
+        subject: string,
+        table: string,
+        request: SqlRequest,
+      ) => RowSource;
       /** The arguments' values as the statement takes them (by default as given). */
       values?: (args: Record<string, unknown>) => Record<string, unknown>;
       /** The row found through another (a title's franchise): that row's look-up and refusals decide. */
@@ -153,6 +167,20 @@ export const sqlValue = (
 export const sqlRows = (rows: (row: string, alias: string, request: SqlRequest) => RowSource): SqlField => ({
   kind: 'rows',
   rows,
+});
+
+/**
+ * For a field typed as a union whose member depends on the row (a collection item's
+ * content): `by` is the SQL of the value that chooses it, `members` each value's entity
+ * and row; a value with no member answers null.
+ */
+export const sqlMember = (
+  by: (row: string) => string,
+  members: Readonly<Record<string, MemberRows>>,
+): SqlField => ({
+  kind: 'member',
+  by,
+  members,
 });
 
 /** For a field resolver that only loads the many-to-one relation of the same name. */
