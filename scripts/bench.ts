@@ -388,8 +388,21 @@ function restScenarios(d: Data): Scenario[] {
       path: `/related/anime/${d.franchise}/franchise`,
       floor: { content_type: 'anime', slug: d.franchise },
     },
-    { name: '#14 collection', contract: 14, method: 'GET', path: `/collections/${d.collection}` },
-    { name: '#15 collections', contract: 15, method: 'POST', path: '/collections', body: {} },
+    {
+      name: '#14 collection',
+      contract: 14,
+      method: 'GET',
+      path: `/collections/${d.collection}`,
+      floor: { reference: d.collection },
+    },
+    {
+      name: '#15 collections',
+      contract: 15,
+      method: 'POST',
+      path: '/collections',
+      body: {},
+      floor: { ...page, input: {} },
+    },
     { name: '#16 manga', contract: 16, method: 'GET', path: `/manga/${d.manga}`, floor: { slug: d.manga } },
     {
       name: '#17 comment thread',
