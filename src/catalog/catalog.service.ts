@@ -42,11 +42,13 @@ export function findTitleBySlug<K extends TitleContentType>(
 
 /** {@link findTitleBySlug} as a list's subject (src/graphql/sql-plan): the title's reference. */
 export function titleSubject(kind: TitleContentType, slug: string, notFound: ErrorCode): SqlSubject {
+  return exactTitleSubject(kind, moduleSlug(slug), notFound);
+}
+
+/** {@link findTitle} as a compiled root's subject: the title's reference. */
+export function exactTitleSubject(kind: TitleContentType, slug: string, notFound: ErrorCode): SqlSubject {
   return {
-    select: sql(
-      `select reference, null::text as refused from ${kind} where slug = ? and not deleted`,
-      moduleSlug(slug),
-    ),
+    select: sql(`select reference, null::text as refused from ${kind} where slug = ? and not deleted`, slug),
     notFound,
   };
 }

@@ -124,7 +124,7 @@ sqlRoot('commentThread', {
     from: `${table} ${comment}`,
     where: `${comment}.reference = ${found} and ${servedThreadSql(comment)}`,
   }),
-  notFound: 'comment:hidden',
+  withheld: 'comment:hidden',
   scopes: READ_SCOPE,
   serving: { replyTrees: true },
 });

@@ -1,16 +1,31 @@
 import { Reference } from '@mikro-orm/core';
 import { FieldResolver, Resolver, Root } from 'type-graphql';
 import { Anime } from '../catalog/anime.entity';
-import type { Manga } from '../catalog/manga.entity';
-import type { Novel } from '../catalog/novel.entity';
+import { Manga } from '../catalog/manga.entity';
+import { Novel } from '../catalog/novel.entity';
 import { ReadContent } from '../catalog/title-unions';
 import { ReadEntry } from './read-entry.entity';
-import { sqlFields, sqlRelation } from '../graphql/sql-plan/fields';
+import { type MemberRows, sqlFields, sqlMember, sqlRelation } from '../graphql/sql-plan/fields';
 import { WatchEntry } from './watch-entry.entity';
 
 /** Titles of list entries load through MikroORM's batching dataloader, one query per batch. */
 // The resolver loads the relation: in SQL, the row it points to (src/graphql/sql-plan).
 sqlFields(WatchEntry, { anime: sqlRelation });
+
+/** A read entry's title in `table`, through its column `<table>_reference`. */
+const entryTitle = (table: 'manga' | 'novel'): MemberRows => ({
+  type: table === 'manga' ? Manga : Novel,
+  rows: (entry, title) => ({
+    from: `${table} ${title}`,
+    where: `${title}.reference = ${entry}.${table}_reference`,
+  }),
+});
+sqlFields(ReadEntry, {
+  content: sqlMember((entry) => `${entry}.content_type`, {
+    manga: entryTitle('manga'),
+    novel: entryTitle('novel'),
+  }),
+});
 
 @Resolver(() => WatchEntry)
 export class WatchEntryResolver {

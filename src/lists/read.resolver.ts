@@ -1,11 +1,33 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { ReadContentType } from '../common/enums';
 import { UnixTime } from '../common/scalars';
+import { exactTitleSubject } from '../catalog/catalog.service';
 import type { RequestContext } from '../context';
+import { sqlFields, sqlRoot, sqlValue } from '../graphql/sql-plan/fields';
 import { ReadEntry } from './read-entry.entity';
 import { deleteReadEntry, getReadEntry, saveReadEntry } from './read.service';
 import { ReadContentTypeScalar, ReadEntryInput } from './read.types';
 import { DeleteResult } from '../common/delete-result';
+
+// GET /read/{content_type}/{slug} in one SQL statement (src/graphql/sql-plan), checked in the service's order.
+sqlRoot('readEntry', {
+  kind: 'one',
+  type: ReadEntry,
+  authentication: 'required',
+  subject: (args) =>
+    exactTitleSubject(args.content_type as ReadContentType, String(args.slug), 'read:content_not_found'),
+  rows: (entry, _args, title, table, { viewer }) => ({
+    from: `${table} ${entry}`,
+    where: `${entry}.user_reference = ${viewer}
+      and (${entry}.manga_reference = ${title} or ${entry}.novel_reference = ${title})`,
+  }),
+  notFound: 'read:not_found',
+  scopes: ['read:readlist'],
+});
+sqlFields(ReadEntry, {
+  start_date: sqlValue((entry) => `${entry}.start_date`),
+  end_date: sqlValue((entry) => `${entry}.end_date`),
+});
 
 /**
  * The caller's read entries (§3.4). `@Authorized()` authenticates before the input

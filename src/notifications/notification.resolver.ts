@@ -15,6 +15,7 @@ import {
 import { User } from '../accounts/user.entity';
 import { PageArgs } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
+import { sqlRoot, sqlRowType } from '../graphql/sql-plan/fields';
 import { Notification } from './notification.entity';
 import { countUnseen, listNotifications, markNotificationSeen } from './notifications.service';
 import { NotificationCount, NotificationPage } from './notification.types';
@@ -22,6 +23,19 @@ import { pathReference } from '../common/validation/uuid';
 import { AppError } from '../common/errors/app-error';
 import { requireScopes } from '../common/auth/session';
 import type { NotificationFeed } from './live/notification-feed';
+
+// GET /notifications/count in one SQL statement (src/graphql/sql-plan): the badge frontends poll.
+sqlRoot('notificationCount', {
+  kind: 'one',
+  type: NotificationCount,
+  authentication: 'required',
+  rows: (count, _args, _subject, _table, { viewer }) => ({
+    from: `(select count(*)::integer as unseen from notification n
+      where n.user_reference = ${viewer} and not n.seen) ${count}`,
+  }),
+  scopes: ['read:notification'],
+});
+sqlRowType(NotificationCount);
 
 /**
  * A subscription's `subscribe`: the caller (scope read:notification) and their stream from

@@ -71,7 +71,12 @@ const t = useTestApp();
 // Tests that fix `Date` (the schedule's "now") end with the real one.
 afterEach(() => jest.useRealTimers());
 
-const routeOf = (contract: number): RestRoute => restRoutes.find((route) => route.contract === contract)!;
+/** A route by its contract number, or a supporting one by method and path (`GET /watch/{slug}`). */
+type RouteKey = number | `${RestRoute['method']} /${string}`;
+const routeOf = (key: RouteKey): RestRoute =>
+  restRoutes.find((route) =>
+    typeof key === 'number' ? route.contract === key : `${route.method} ${route.path}` === key,
+  )!;
 
 let runner: OperationRunner;
 beforeAll(async () => {
@@ -107,7 +112,7 @@ async function viaResolvers(
  * one request, compared as JSON text.
  */
 async function expectSameBothWays(
-  contract: number,
+  contract: RouteKey,
   path: string,
   variables: Record<string, unknown>,
   options: { token?: string; body?: unknown } = {},
@@ -559,6 +564,16 @@ describe('operations compiled to one SQL statement', () => {
       .map((route) => route.contract);
     expect(compiled.sort((a, b) => a! - b!)).toEqual([
       2, 3, 6, 7, 8, 9, 10, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+    ]);
+    // And the supporting reads that need a caller (their own @Authorized(), applied by the statement's binding).
+    const supporting = restRoutes
+      .filter((route) => route.contract === undefined && route.method === 'GET')
+      .filter((route) => runner.prepare(route.document, route.rootField).compiled?.planFor(variables))
+      .map((route) => `${route.method} ${route.path}`);
+    expect(supporting.sort()).toEqual([
+      'GET /notifications/count',
+      'GET /read/{content_type}/{slug}',
+      'GET /watch/{slug}',
     ]);
   });
 
@@ -1027,6 +1042,93 @@ describe('operations compiled to one SQL statement', () => {
     await search({}, seeded.scopeless);
   });
 
+  it("the caller's list entries and unseen count answer as their resolvers do: look-ups, authentication, scope", async () => {
+    const seeded = await seedCollections();
+    const reader = await t.orm.em.fork().findOneOrFail(User, { username: 'reader' });
+    const missingToken = 'not-a-token';
+    for (const [slug, token] of [
+      ['listed-1', seeded.token],
+      ['LISTED-1', seeded.token],
+      ['listed-0', seeded.token],
+      ['listed-2', seeded.token],
+      ['missing', seeded.token],
+      ['listed-1', undefined],
+      ['listed-1', missingToken],
+      ['listed-1', seeded.scopeless],
+      ['listed-0', seeded.scopeless],
+    ] as const)
+      await expectSameBothWays('GET /watch/{slug}', `/watch/${slug}`, { slug }, { token });
+    const watched = await buildThirdPartyToken(t.orm, reader, [
+      'read:watchlist',
+      'read:readlist',
+      'read:notification',
+    ]);
+    // A token without the scope: an entry that is not there is not found all the same (404 before 403).
+    const readOnly = await buildThirdPartyToken(t.orm, reader, ['read:readlist']);
+    await expectSameBothWays(
+      'GET /watch/{slug}',
+      '/watch/listed-0',
+      { slug: 'listed-0' },
+      { token: readOnly },
+    );
+    await expectSameBothWays(
+      'GET /watch/{slug}',
+      '/watch/listed-1',
+      { slug: 'listed-1' },
+      { token: readOnly },
+    );
+    await expectSameBothWays(
+      'GET /read/{content_type}/{slug}',
+      '/read/novel/listed-novel',
+      { content_type: 'novel', slug: 'listed-novel' },
+      { token: seeded.scopeless },
+    );
+    await expectSameBothWays(
+      'GET /watch/{slug}',
+      '/watch/listed-1',
+      { slug: 'listed-1' },
+      { token: watched },
+    );
+    for (const [type, slug, token] of [
+      ['manga', 'listed-manga', seeded.token],
+      ['manga', 'LISTED-MANGA', seeded.token],
+      ['novel', 'listed-novel', seeded.token],
+      ['novel', 'listed-manga', seeded.token],
+      ['manga', 'listed-manga', undefined],
+      ['manga', 'listed-manga', seeded.scopeless],
+      ['manga', 'listed-manga', watched],
+    ] as const)
+      await expectSameBothWays(
+        'GET /read/{content_type}/{slug}',
+        `/read/${type}/${slug}`,
+        { content_type: type, slug },
+        { token },
+      );
+    // Two unseen notifications of follows, one seen.
+    for (const follower of [await buildUser(t.orm), await buildUser(t.orm), await buildUser(t.orm)])
+      expect(
+        (await rest(t.app, 'PUT', '/follow/reader', undefined, { token: await buildToken(t.orm, follower) }))
+          .status,
+      ).toBe(200);
+    await t.orm.em
+      .getConnection()
+      .execute(
+        `update notification set seen = true where reference = (select reference from notification where user_reference = ? limit 1)`,
+        [reader.reference],
+      );
+    const counted = (await expectSameBothWays(
+      'GET /notifications/count',
+      '/notifications/count',
+      {},
+      { token: seeded.token },
+    )) as {
+      unseen: number;
+    };
+    expect(counted.unseen).toBe(2);
+    for (const token of [undefined, missingToken, seeded.scopeless, watched])
+      await expectSameBothWays('GET /notifications/count', '/notifications/count', {}, { token });
+  });
+
   it('sends one SQL statement per request (two with genre or magazine filters), whatever the page size', async () => {
     const { token } = await seedPersonManga();
     await seedWatchList();
@@ -1079,6 +1181,16 @@ describe('operations compiled to one SQL statement', () => {
         expect({ path, status: res.status }).toEqual({ path, status: 200 });
       });
       expect({ path, statements: counted }).toEqual({ path, statements });
+    }
+    // A caller's own list entries and unseen count: the token's look-up, then one statement
+    // (once the caller's activity time is fresh: its first request writes it).
+    await rest(t.app, 'GET', '/notifications/count', undefined, { token: collections.token });
+    for (const path of ['/watch/listed-1', '/read/manga/listed-manga', '/notifications/count']) {
+      const counted = await t.queries.count(async () => {
+        const res = await rest(t.app, 'GET', path, undefined, { token: collections.token });
+        expect({ path, status: res.status }).toEqual({ path, status: 200 });
+      });
+      expect({ path, statements: counted }).toEqual({ path, statements: 2 });
     }
     // A caller's token is one more look-up, once per request.
     const withCaller = await t.queries.count(async () => {
@@ -1287,7 +1399,7 @@ describe('random documents over every field with a SQL form', () => {
   /** The members of a collection item's content. */
   const CONTENT_KINDS = ['Anime', 'Manga', 'Novel', 'Character', 'Person'];
   /** Roots and their arguments; `members`: the union members the listed items are of. */
-  const roots: { field: string; args: string; members?: string[] }[] = [
+  const roots: { field: string; args: string; members?: string[]; callerOnly?: true }[] = [
     { field: 'manga', args: 'slug: "edge-manga"' },
     { field: 'novelSearch', args: 'page: 1, size: 20, input: {}' },
     { field: 'novelSearch', args: 'page: 2, size: 3, input: { sort: ["start_date:asc"] }' },
@@ -1318,6 +1430,15 @@ describe('random documents over every field with a SQL form', () => {
     { field: 'latestComments', args: '' },
     { field: 'collection', args: `reference: "${LABELLED_COLLECTION}"`, members: CONTENT_KINDS },
     { field: 'collections', args: 'size: 20, input: { only_public: false }', members: CONTENT_KINDS },
+    // The caller's own (required authentication).
+    { field: 'watchEntry', args: 'slug: "listed-1"', callerOnly: true },
+    {
+      field: 'readEntry',
+      args: 'content_type: "manga", slug: "listed-manga"',
+      members: ['Manga'],
+      callerOnly: true,
+    },
+    { field: 'notificationCount', args: '', callerOnly: true },
   ];
   /** A root field with its arguments, if it has any. */
   const call = (field: string, args: string): string => (args ? `${field}(${args})` : field);
@@ -1477,7 +1598,7 @@ describe('random documents over every field with a SQL form', () => {
       await seedCollections();
       const random = seeded(22);
       const reached = new Set<string>();
-      for (const { field, args, members = [] } of roots) {
+      for (const { field, args, members = [], callerOnly } of roots) {
         const type = getNamedType(
           runner.schema.getQueryType()!.getFields()[field].type,
         ) as GraphQLCompositeType;
@@ -1492,7 +1613,7 @@ describe('random documents over every field with a SQL form', () => {
         for (let i = 0; i < 12; i += 1) documents.push(randomDocument(random, field, args, selection, type));
         for (const document of documents) {
           expect({ document, compiles: compiles(document) }).toEqual({ document, compiles: true });
-          for (const caller of [undefined, token]) {
+          for (const caller of callerOnly ? [token] : [undefined, token]) {
             const res = await gql(t.app, document, {}, { token: caller });
             expect({ document, errors: res.body.errors }).toEqual({ document, errors: undefined });
             // Each root reaches rows: the comparisons are not of empty pages.

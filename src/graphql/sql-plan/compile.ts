@@ -459,7 +459,11 @@ function rootsOf(compiler: Compiler, operation: OperationDefinitionNode) {
     const type = definition && getNamedType(definition.type);
     if (!root || !node.selectionSet || !(isObjectType(type) || isAbstractType(type)))
       throw new NotCompilable('no SQL root');
-    if (fieldIndex().guardedQuery(node.name.value)) throw new NotCompilable('a root with its own guard');
+    // A root's own `@Authorized()` the compiled statement applies where the root says so.
+    const applied =
+      root.authentication === 'required' && fieldIndex().onlyAuthenticatedQuery(node.name.value);
+    if (fieldIndex().guardedQuery(node.name.value) && !applied)
+      throw new NotCompilable('a root with its own guard');
     // The arguments' values as the plan's variables give them (a page root's listed entity may depend on one).
     const args = () => {
       try {
@@ -510,6 +514,8 @@ interface BoundStatement {
   notFound: ErrorCode;
   /** The error when the subject is found but no row is (else `notFound`). */
   empty?: ErrorCode;
+  /** The error when the subject is found but its row withheld, once the scopes are checked (see SqlRoot). */
+  withheld?: ErrorCode;
   /** Scopes checked once the statement found its subject. */
   scopes?: readonly string[];
 }
@@ -547,13 +553,9 @@ function compileOne(
     });
   }
   const alias = compiler.alias();
-  const source = root.rows(
-    alias,
-    args,
-    `(select reference from ${SUBJECT})`,
-    compiler.tableOf(target),
-    compiler.request,
-  );
+  // A row type has no table: its rows name their own source.
+  const table = isSqlRowType(target) ? '' : compiler.tableOf(target);
+  const source = root.rows(alias, args, `(select reference from ${SUBJECT})`, table, compiler.request);
   const built = compiler.object(objectType, selectionSet, alias);
   const rows = `from ${source.from}${where(source)}`;
   const json =
@@ -571,7 +573,7 @@ function compileOne(
   const texts = new StatementTexts();
   return {
     bind: async (ctx, values) => {
-      if (root.scopes) await ctx.auth.optional();
+      await authenticate(ctx, root);
       const bound = root.values?.(values) ?? values;
       // No await where the statement reads none of the request's values (#16): the hot path stays synchronous.
       const requestValues = requested.columns.length > 0 ? await requested.values(ctx) : [];
@@ -588,7 +590,7 @@ function compileOne(
         select,
       );
       const notFound = subject?.notFound ?? root.notFound ?? 'system:internal_error';
-      return { statement, notFound, empty: root.notFound, scopes: root.scopes };
+      return { statement, notFound, empty: root.notFound, withheld: root.withheld, scopes: root.scopes };
     },
   };
 }
@@ -626,7 +628,7 @@ function compilePage(
   const texts = new StatementTexts();
   return {
     bind: async (ctx, args) => {
-      if (root.scopes) await ctx.auth.optional();
+      await authenticate(ctx, root);
       const subject = root.subject && (await root.subject(args, ctx));
       const query = await root.query(ctx, args, sql(`(select reference from ${SUBJECT})`));
       const page = Number(args.page);
@@ -671,6 +673,15 @@ function compilePage(
       return { statement, notFound: subject?.notFound ?? 'system:internal_error', scopes: root.scopes };
     },
   };
+}
+
+/**
+ * The root's authentication before anything else: required (its `@Authorized()`), or
+ * optional where it has scopes (the caller resolved, a deleted account refused).
+ */
+async function authenticate(ctx: RequestContext, root: SqlRoot): Promise<void> {
+  if (root.authentication === 'required') await ctx.auth.required();
+  else if (root.scopes) await ctx.auth.optional();
 }
 
 const isPageNumber = (value: number, max: number): boolean =>
@@ -747,7 +758,7 @@ export function compileSqlPlan(
 async function runAll(ctx: RequestContext, bound: BoundStatement[]): Promise<string[] | undefined> {
   try {
     return await Promise.all(
-      bound.map(async ({ statement, notFound, empty, scopes }) => {
+      bound.map(async ({ statement, notFound, empty, withheld, scopes }) => {
         const [row] = await queryRows<{ json: string | null; found?: boolean; refused?: ErrorCode | null }>(
           ctx.sharedEm,
           statement,
@@ -755,8 +766,9 @@ async function runAll(ctx: RequestContext, bound: BoundStatement[]): Promise<str
         );
         if (!row || row.found === false) throw new AppError(notFound);
         if (row.refused) throw new AppError(row.refused);
+        if (row.json === null && !withheld) throw new AppError(empty ?? notFound);
         if (scopes) await ctx.auth.optional(scopes);
-        if (row.json === null) throw new AppError(empty ?? notFound);
+        if (row.json === null) throw new AppError(withheld ?? notFound);
         return row.json;
       }),
     );

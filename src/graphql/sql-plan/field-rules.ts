@@ -26,6 +26,8 @@ export class FieldIndex {
   private readonly guardedMembers = new Map<unknown, Set<string>>();
   /** Resolver classes with `@Authorized` or middleware on the class. */
   private readonly guardedClasses = new Set<unknown>();
+  /** Methods whose only guard is their own `@Authorized()` without roles, by class. */
+  private readonly authenticatedOnly = new Map<unknown, Set<string>>();
 
   private readonly queries: readonly { schemaName: string; target: unknown; methodName: string }[];
 
@@ -51,6 +53,13 @@ export class FieldIndex {
     }
     for (const { target } of [...storage.authorizedResolver, ...storage.resolverMiddlewares])
       this.guardedClasses.add(target);
+    for (const { target, fieldName, roles } of storage.authorizedFields) {
+      const withMiddleware = storage.middlewares.some(
+        (each) => each.target === target && each.fieldName === fieldName,
+      );
+      if (roles.length === 0 && !withMiddleware)
+        this.authenticatedOnly.set(target, (this.authenticatedOnly.get(target) ?? new Set()).add(fieldName));
+    }
   }
 
   /** What `type` itself (not a base class) declares for the field named `name` in the schema. */
@@ -81,6 +90,24 @@ export class FieldIndex {
     return this.queries
       .filter((query) => query.schemaName === name)
       .some((query) => this.guardedMethod(query));
+  }
+
+  /**
+   * Whether the root query field `name` has exactly one guard: its method's own
+   * `@Authorized()` without roles (required authentication, which a compiled root applies).
+   */
+  onlyAuthenticatedQuery(name: string): boolean {
+    const queries = this.queries.filter((query) => query.schemaName === name);
+    return (
+      queries.length > 0 &&
+      queries.every(({ target, methodName }) => {
+        const chain = classChain(target);
+        return (
+          !chain.some((each) => this.guardedClasses.has(each)) &&
+          chain.some((each) => this.authenticatedOnly.get(each)?.has(methodName))
+        );
+      })
+    );
   }
 
   private guardedMethod({ target, methodName }: { target: unknown; methodName: string }): boolean {

@@ -79,7 +79,10 @@ type AnyClass = abstract new (...args: never[]) => unknown;
 export type SqlRoot = (
   | {
       kind: 'one' | 'list';
-      /** The GraphQL type's entity (or the argument choosing it, for a root typed as a union). */
+      /**
+       * The GraphQL type's entity (or the argument choosing it, for a root typed as a union),
+       * or a row type (see {@link sqlRowType}), whose rows name their own source.
+       */
       type: AnyClass | ItemChoice;
       /**
        * The row, from the arguments (SQL expressions of their values; arguments of
@@ -97,8 +100,13 @@ export type SqlRoot = (
       values?: (args: Record<string, unknown>) => Record<string, unknown>;
       /** The row found through another (a title's franchise): that row's look-up and refusals decide. */
       subject?: SubjectOf;
-      /** The error when no row is found (with a subject: once the subject is found). */
+      /** The error when no row is found (with a subject: once the subject is found), before the scopes. */
       notFound?: ErrorCode;
+      /**
+       * With a subject: the error when the subject is found but its row is withheld for
+       * its state (a hidden comment), checked after the scopes, instead of `notFound`.
+       */
+      withheld?: ErrorCode;
     }
   | {
       kind: 'page';
@@ -122,6 +130,12 @@ export type SqlRoot = (
    * once the subject is found, as semantics §1.1.2 orders existence before scope.
    */
   scopes?: readonly string[];
+  /**
+   * Required authentication, as the query's own `@Authorized()` asks (the only guard a
+   * compiled root may have): the caller is resolved first, and a missing, bad or expired
+   * token, a banned or deleted account is refused as type-graphql's auth checker refuses it.
+   */
+  authentication?: 'required';
   /** How the rows below the root are served (see {@link Serving}). */
   serving?: Serving;
 };
