@@ -15,9 +15,15 @@ import {
 import { User } from '../accounts/user.entity';
 import { PageArgs } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
-import { sqlRoot, sqlRowType } from '../graphql/sql-plan/fields';
+import { sql } from '../db/sql';
+import { sqlFields, sqlRelation, sqlRoot, sqlRowType } from '../graphql/sql-plan/fields';
 import { Notification } from './notification.entity';
-import { countUnseen, listNotifications, markNotificationSeen } from './notifications.service';
+import {
+  countUnseen,
+  listNotifications,
+  markNotificationSeen,
+  notificationsQuery,
+} from './notifications.service';
 import { NotificationCount, NotificationPage } from './notification.types';
 import { pathReference } from '../common/validation/uuid';
 import { AppError } from '../common/errors/app-error';
@@ -36,6 +42,15 @@ sqlRoot('notificationCount', {
   scopes: ['read:notification'],
 });
 sqlRowType(NotificationCount);
+// GET /notifications likewise, a page of the caller's own.
+sqlRoot('notifications', {
+  kind: 'page',
+  item: Notification,
+  authentication: 'required',
+  query: async (ctx) => notificationsQuery(sql('?', (await ctx.auth.required()).user.reference)),
+  scopes: ['read:notification'],
+});
+sqlFields(Notification, { initiator_user: sqlRelation });
 
 /**
  * A subscription's `subscribe`: the caller (scope read:notification) and their stream from

@@ -1,27 +1,32 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import { AppError } from '../common/errors/app-error';
-import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
+import { type ListQuery, listPage } from '../common/pagination/paged-query';
+import type { Page, PageArgs } from '../common/pagination/pagination';
+import { concatSql, sql, type SqlFragment } from '../db/sql';
 import { outboxOf } from '../db/entity-manager';
 import { Notification } from './notification.entity';
 
-/** GET /notifications: the caller's notifications, `created` desc then reference desc (semantics §3.9). */
+/** The caller's notifications (`user`: the SQL of their reference), `created` desc then reference desc. */
+export function notificationsQuery(user: SqlFragment): ListQuery {
+  return {
+    reference: 'n.reference',
+    from: 'notification n',
+    where: concatSql('n.user_reference = ', user),
+    orderBy: sql('n.created desc, n.reference desc'),
+  };
+}
+
+/** GET /notifications: the caller's notifications (semantics §3.9), newest first. */
 export async function listNotifications(
   em: EntityManager,
   viewer: Viewer,
   page: PageArgs,
 ): Promise<Page<Notification>> {
   requireScopes(viewer, ['read:notification']);
-  const [list, total] = await em.findAndCount(
-    Notification,
-    { user: viewer.user.reference },
-    {
-      orderBy: { created: 'desc', reference: 'desc' },
-      populate: ['initiator_user'],
-      ...pageWindow(page),
-    },
-  );
-  return toPage(list, total, page);
+  return listPage(em, Notification, notificationsQuery(sql('?', viewer.user.reference)), page, [
+    'initiator_user',
+  ]);
 }
 
 /** GET /notifications/count: the number of the caller's unseen notifications. */

@@ -140,7 +140,7 @@ async function expectSameBothWays(
 
 /** {@link expectSameBothWays} on pages of size 2 (the first, the second, one past the end) and one of size 100, for each caller. */
 async function expectPagesBothWays(
-  contract: number,
+  contract: RouteKey,
   path: string,
   variables: Record<string, unknown>,
   callers: (string | undefined)[],
@@ -550,6 +550,18 @@ async function seedCollections() {
   };
 }
 
+/** A system notification of `user`: no initiator, a payload with nested values and keys out of order. */
+async function seedSystemNotification(user: User): Promise<void> {
+  await t.orm.em.getConnection().execute(
+    `insert into notification (reference, user_reference, notification_type, data, seen, created, updated)
+       values (gen_random_uuid(), ?, 'system_update', ?::jsonb, false, now(), now())`,
+    [
+      user.reference,
+      JSON.stringify({ title: 'Ünïcode "quoted"', link: null, nested: { b: 1, a: [1, 2.5] } }),
+    ],
+  );
+}
+
 describe('operations compiled to one SQL statement', () => {
   it('compiles every contract read (all but #22, a write) and no other route', async () => {
     const config = loadConfig();
@@ -571,6 +583,7 @@ describe('operations compiled to one SQL statement', () => {
       .filter((route) => runner.prepare(route.document, route.rootField).compiled?.planFor(variables))
       .map((route) => `${route.method} ${route.path}`);
     expect(supporting.sort()).toEqual([
+      'GET /notifications',
       'GET /notifications/count',
       'GET /read/{content_type}/{slug}',
       'GET /watch/{slug}',
@@ -1125,6 +1138,10 @@ describe('operations compiled to one SQL statement', () => {
       unseen: number;
     };
     expect(counted.unseen).toBe(2);
+    await seedSystemNotification(reader);
+    await expectPagesBothWays('GET /notifications', '/notifications', {}, [seeded.token]);
+    for (const token of [undefined, missingToken, seeded.scopeless, watched])
+      await expectSameBothWays('GET /notifications', '/notifications', {}, { token });
     for (const token of [undefined, missingToken, seeded.scopeless, watched])
       await expectSameBothWays('GET /notifications/count', '/notifications/count', {}, { token });
   });
@@ -1185,7 +1202,12 @@ describe('operations compiled to one SQL statement', () => {
     // A caller's own list entries and unseen count: the token's look-up, then one statement
     // (once the caller's activity time is fresh: its first request writes it).
     await rest(t.app, 'GET', '/notifications/count', undefined, { token: collections.token });
-    for (const path of ['/watch/listed-1', '/read/manga/listed-manga', '/notifications/count']) {
+    for (const path of [
+      '/watch/listed-1',
+      '/read/manga/listed-manga',
+      '/notifications/count',
+      '/notifications',
+    ]) {
       const counted = await t.queries.count(async () => {
         const res = await rest(t.app, 'GET', path, undefined, { token: collections.token });
         expect({ path, status: res.status }).toEqual({ path, status: 200 });
@@ -1439,6 +1461,7 @@ describe('random documents over every field with a SQL form', () => {
       callerOnly: true,
     },
     { field: 'notificationCount', args: '', callerOnly: true },
+    { field: 'notifications', args: 'size: 20', callerOnly: true },
   ];
   /** A root field with its arguments, if it has any. */
   const call = (field: string, args: string): string => (args ? `${field}(${args})` : field);
@@ -1596,6 +1619,10 @@ describe('random documents over every field with a SQL form', () => {
         await buildAppearance(t.orm, member, { novel: each }, i === 0);
       await seedComments();
       await seedCollections();
+      // The caller's notifications: a system one, and one of a follow (with its initiator).
+      await seedSystemNotification(await t.orm.em.fork().findOneOrFail(User, { username: 'reader' }));
+      const follower = await buildToken(t.orm, await buildUser(t.orm, { avatar_path: '/f.png' }));
+      expect((await rest(t.app, 'PUT', '/follow/reader', undefined, { token: follower })).status).toBe(200);
       const random = seeded(22);
       const reached = new Set<string>();
       for (const { field, args, members = [], callerOnly } of roots) {

@@ -1,3 +1,4 @@
+import { GraphQLScalarType } from 'graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import * as E from '../enums';
 import { enumScalar } from './enum.scalar';
@@ -5,7 +6,20 @@ import { enumScalar } from './enum.scalar';
 export { UnixTime } from './unix-time.scalar';
 export { IntegerInput } from './integer-input.scalar';
 export { ImageUrl, imageUrl } from './image-url.scalar';
-export { GraphQLJSON as JSONScalar, GraphQLJSONObject as JSONObjectScalar };
+export { GraphQLJSON as JSONScalar };
+
+/**
+ * graphql-scalars' JSONObject with a SQL form (src/graphql/sql-plan): a stored jsonb
+ * object as it is (PostgreSQL keeps one key order, the one JSON.parse then sees), and
+ * anything else refused, as `serialize` refuses it.
+ */
+export const JSONObjectScalar = new GraphQLScalarType({
+  ...GraphQLJSONObject.toConfig(),
+  extensions: {
+    ...GraphQLJSONObject.extensions,
+    sql: { refuses: (stored: string) => `jsonb_typeof(${stored}) <> 'object'` },
+  },
+});
 
 export const RoleScalar = enumScalar('UserRole', E.ROLES);
 export const AnimeMediaTypeScalar = enumScalar('AnimeMediaType', E.ANIME_MEDIA_TYPES);

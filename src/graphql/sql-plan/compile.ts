@@ -573,7 +573,8 @@ function compileOne(
   const texts = new StatementTexts();
   return {
     bind: async (ctx, values) => {
-      await authenticate(ctx, root);
+      const authenticated = authenticate(ctx, root);
+      if (authenticated) await authenticated;
       const bound = root.values?.(values) ?? values;
       // No await where the statement reads none of the request's values (#16): the hot path stays synchronous.
       const requestValues = requested.columns.length > 0 ? await requested.values(ctx) : [];
@@ -628,7 +629,8 @@ function compilePage(
   const texts = new StatementTexts();
   return {
     bind: async (ctx, args) => {
-      await authenticate(ctx, root);
+      const authenticated = authenticate(ctx, root);
+      if (authenticated) await authenticated;
       const subject = root.subject && (await root.subject(args, ctx));
       const query = await root.query(ctx, args, sql(`(select reference from ${SUBJECT})`));
       const page = Number(args.page);
@@ -677,11 +679,13 @@ function compilePage(
 
 /**
  * The root's authentication before anything else: required (its `@Authorized()`), or
- * optional where it has scopes (the caller resolved, a deleted account refused).
+ * optional where it has scopes (the caller resolved, a deleted account refused); nothing
+ * to wait for otherwise, so that the hot anonymous reads stay free of a promise.
  */
-async function authenticate(ctx: RequestContext, root: SqlRoot): Promise<void> {
-  if (root.authentication === 'required') await ctx.auth.required();
-  else if (root.scopes) await ctx.auth.optional();
+function authenticate(ctx: RequestContext, root: SqlRoot): Promise<unknown> | undefined {
+  if (root.authentication === 'required') return ctx.auth.required();
+  if (root.scopes) return ctx.auth.optional();
+  return undefined;
 }
 
 const isPageNumber = (value: number, max: number): boolean =>
