@@ -354,6 +354,14 @@ async function seedSchedule(now: number, anime: Anime[]): Promise<void> {
     await buildAiringEpisode(t.orm, title, i + 1, at(offset));
 }
 
+/** The user `reader` (made if no seeding made it yet) and a new token of theirs. */
+async function readerWithToken(): Promise<{ reader: User; token: string }> {
+  const reader =
+    (await t.orm.em.fork().findOne(User, { username: 'reader' })) ??
+    (await buildUser(t.orm, { username: 'reader' }));
+  return { reader, token: await buildToken(t.orm, reader) };
+}
+
 /** Comments the drift generator's documents name by reference. */
 const THREAD_TOP = '0c000000-0000-4000-8000-000000000001';
 const THREAD_MIDDLE = '0c000000-0000-4000-8000-000000000002';
@@ -366,10 +374,7 @@ const THREAD_MIDDLE = '0c000000-0000-4000-8000-000000000002';
  * private collection's comments; comments on an article, a person and a deleted title.
  */
 async function seedComments() {
-  const reader =
-    (await t.orm.em.fork().findOne(User, { username: 'reader' })) ??
-    (await buildUser(t.orm, { username: 'reader' }));
-  const token = await buildToken(t.orm, reader);
+  const { reader, token } = await readerWithToken();
   const author = await buildUser(t.orm, {
     avatar_path: '/me.png',
     cover: 'https://cdn.example/cover.png',
@@ -472,10 +477,7 @@ const LABELLED_COLLECTION = '0c000000-0000-4000-8000-0000000000c1';
  * the items, every visibility, votes and follows of `reader` (created if missing).
  */
 async function seedCollections() {
-  const reader =
-    (await t.orm.em.fork().findOne(User, { username: 'reader' })) ??
-    (await buildUser(t.orm, { username: 'reader' }));
-  const token = await buildToken(t.orm, reader);
+  const { reader, token } = await readerWithToken();
   const author = await buildUser(t.orm, { avatar_path: 'https://cdn.example/a.png' });
   const unfollowed = await buildUser(t.orm);
   await t.orm.em.getConnection().execute(
