@@ -1498,12 +1498,7 @@ describe('random documents over every field with a SQL form', () => {
         const child: Selected = { name, type: named, children: [{ name: '__typename' }] };
         at.push(child);
         for (const member of named.getTypes().filter((each) => members.includes(each.name))) {
-          const fragment: Selected = {
-            name: `... on ${member.name}`,
-            type: member,
-            fragment: true,
-            children: [{ name: '__typename' }],
-          };
+          const fragment = memberFragment(member);
           child.children!.push(fragment);
           expand(render, fragment.children!, member, depth + 1, members);
         }
@@ -1524,6 +1519,14 @@ describe('random documents over every field with a SQL form', () => {
     }
   }
 
+  /** An inline fragment on a union's member, to be expanded with the member's fields. */
+  const memberFragment = (member: GraphQLObjectType): Selected => ({
+    name: `... on ${member.name}`,
+    type: member,
+    fragment: true,
+    children: [{ name: '__typename' }],
+  });
+
   function largestSelection(field: string, args: string, members: string[]): Selected[] {
     const type = getNamedType(runner.schema.getQueryType()!.getFields()[field].type);
     const top: Selected[] = [{ name: '__typename' }];
@@ -1532,12 +1535,7 @@ describe('random documents over every field with a SQL form', () => {
     // A root typed as a union: an inline fragment on each member it answers with.
     else if (isUnionType(type)) {
       for (const member of type.getTypes().filter((each) => members.includes(each.name))) {
-        const fragment: Selected = {
-          name: `... on ${member.name}`,
-          type: member,
-          fragment: true,
-          children: [{ name: '__typename' }],
-        };
+        const fragment = memberFragment(member);
         top.push(fragment);
         expand(render, fragment.children!, member, 0, members);
       }
