@@ -33,7 +33,7 @@ export class CatalogListResolver {
     await ctx.auth.optional(['read:watchlist']);
     const { query, sort, genres = [] } = input ?? {};
     const filters = animeFilters(input ?? {}, { query, hide_nsfw: genres.length === 0 && !query });
-    return listTitles(ctx.em, 'anime', filters, sort, page);
+    return listTitles(ctx, 'anime', filters, sort, page);
   }
 
   @Query(() => MangaListPage, { description: 'Manga catalog: the filters, search and sorts of #3.' })
@@ -43,7 +43,7 @@ export class CatalogListResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<MangaListPage> {
     await ctx.auth.optional(['read:readlist']);
-    return listTitles(ctx.em, 'manga', readableFilters(input ?? {}), input?.sort, page);
+    return listTitles(ctx, 'manga', readableFilters(input ?? {}), input?.sort, page);
   }
 
   @Query(() => NovelSearchPage, { description: 'Novel catalog: the same as `novelSearch` (#3).' })

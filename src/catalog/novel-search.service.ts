@@ -57,7 +57,7 @@ export async function novelSearchQuery(ctx: RequestContext, input: NovelSearchIn
   const genres = input.genres ?? [];
   // Without slugs to check, the request's entity manager is not needed (nor forked).
   if (magazines.length > 0 || genres.length > 0) await checkSlugs(ctx.em, magazines, genres);
-  return titleListQuery('novel', readableFilters(input), input.sort);
+  return titleListQuery(ctx, 'novel', readableFilters(input), input.sort);
 }
 
 export async function searchNovels(

@@ -1,7 +1,6 @@
 import { SEASONS, type Season, type TitleContentType } from '../common/enums';
 import { orderBySql, parseSort } from '../common/sorting';
 import { joinSql, sql, type SqlFragment } from '../db/sql';
-import { likeLiteral } from '../common/like';
 
 /**
  * The one SQL builder for catalog title filters, search and sorts (semantics §1.9,
@@ -228,51 +227,13 @@ function animeSeasonCondition(t: string, filters: TitleFilters): SqlFragment[] {
   return [joinSql([joinSql(seasonConditions), airing], ' or ')];
 }
 
-/** The searchable texts of a title: its titles, lower-cased as the trigram indexes are. */
-const searchTitles = (kind: TitleContentType, t: string): string[] =>
-  KINDS[kind].titles.map((column) => `lower(${t}.${column})`);
+/** The title columns a text query searches, besides the synonyms (src/catalog/title-search.ts). */
+export const searchedTitles = (kind: TitleContentType): readonly string[] => KINDS[kind].titles;
 
 /**
- * Text query (semantics §1.9): the query is a substring of a title or synonym, or its
- * trigram word similarity with one reaches `pg_trgm.word_similarity_threshold` (set per
- * session). Each test on the joined synonyms is indexed and checked per synonym.
+ * Every filter condition for titles of `kind` under alias `t`; deleted titles never match.
+ * The text query is not one of them: it is a join (src/catalog/title-search.ts).
  */
-function queryCondition(kind: TitleContentType, t: string, query: string): SqlFragment {
-  const pattern = `'%' || lower(?) || '%'`;
-  const like = likeLiteral(query);
-  const synonymsText = `lower(catalog_synonyms_text(${t}.synonyms))`;
-  const anySynonym = (test: string) => `exists (select 1 from unnest(${t}.synonyms) as syn(v) where ${test})`;
-  const titles = searchTitles(kind, t);
-  return joinSql(
-    [
-      ...titles.map((text) => sql(`${text} like ${pattern}`, like)),
-      sql(`${synonymsText} like ${pattern} and ${anySynonym(`lower(syn.v) like ${pattern}`)}`, like, like),
-      ...titles.map((text) => sql(`lower(?) <% ${text}`, query)),
-      sql(`lower(?) <% ${synonymsText} and ${anySynonym(`lower(?) <% lower(syn.v)`)}`, query, query),
-    ],
-    ' or ',
-  );
-}
-
-/** Match rank of a text query: the best word similarity over the texts, 1 for a substring. */
-function searchRankSql(kind: TitleContentType, t: string, query: string): SqlFragment {
-  const like = likeLiteral(query);
-  const score = (text: string) =>
-    sql(
-      `case when ${text} like '%' || lower(?) || '%' then 1 else word_similarity(lower(?), ${text}) end`,
-      like,
-      query,
-    );
-  const titles = searchTitles(kind, t).map(score);
-  const synonym = score('lower(syn.v)');
-  const parts = [
-    ...titles,
-    sql(`(select max(${synonym.sql}) from unnest(${t}.synonyms) as syn(v))`, ...synonym.params),
-  ];
-  return sql(`greatest(${parts.map((p) => p.sql).join(', ')})`, ...parts.flatMap((p) => p.params));
-}
-
-/** Every filter condition for titles of `kind` under alias `t`; deleted titles never match. */
 export function titleConditions(kind: TitleContentType, t: string, filters: TitleFilters): SqlFragment[] {
   return [
     sql(`not ${t}.deleted`),
@@ -288,7 +249,6 @@ export function titleConditions(kind: TitleContentType, t: string, filters: Titl
     ...genreConditions(kind, t, filters),
     ...(kind === 'anime' ? companyConditions(t, 'producer', filters.producers) : []),
     ...(kind === 'anime' ? companyConditions(t, 'studio', filters.studios) : []),
-    ...(filters.query ? [queryCondition(kind, t, filters.query)] : []),
   ];
 }
 
@@ -315,21 +275,17 @@ export function titleSortColumn(kind: TitleContentType, t: string, field: TitleS
 const DEFAULT_TITLE_SORT = ['score:desc', 'scored_by:desc'] as const;
 
 /**
- * The order of a title list (#3 and the catalog lists): with a query and no `sort`,
- * match rank desc; otherwise the sort entries (by default score and scored_by desc);
- * always ending with reference desc so that the order is total.
+ * The order of a title list by its sort entries (by default score and scored_by desc),
+ * ending with reference desc so that the order is total. (A text query without `sort`
+ * orders by match rank instead: src/catalog/catalog-list.service.ts.)
  */
 export function titleOrder(
   kind: TitleContentType,
   t: string,
   sort: readonly string[] | undefined,
-  query: string | null | undefined,
 ): SqlFragment {
-  const tieBreak = `${t}.reference desc`;
-  if (sort === undefined && query) {
-    const rank = searchRankSql(kind, t, query);
-    return sql(`${rank.sql} desc, ${tieBreak}`, ...rank.params);
-  }
   const entries = parseSort<TitleSortField>(sort ?? DEFAULT_TITLE_SORT);
-  return sql([...orderBySql(entries, (field) => titleSortColumn(kind, t, field)), tieBreak].join(', '));
+  return sql(
+    [...orderBySql(entries, (field) => titleSortColumn(kind, t, field)), `${t}.reference desc`].join(', '),
+  );
 }

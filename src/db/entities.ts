@@ -21,6 +21,7 @@ import { Edit } from '../edits/edit.entity';
 import { Franchise } from '../franchises/franchise.entity';
 import { ListEntry } from '../lists/list-entry.entity';
 import { NativeScoreBaseline } from '../lists/native-score.entity';
+import { TitleSearchVersion } from '../catalog/title-search-version.entity';
 import { ReadEntry } from '../lists/read-entry.entity';
 import { WatchEntry } from '../lists/watch-entry.entity';
 import { JobCursor, Notification } from '../notifications/notification.entity';
@@ -71,4 +72,5 @@ export const entities = [
   JobCursor,
   Edit,
   NativeScoreBaseline,
+  TitleSearchVersion,
 ];

@@ -368,6 +368,81 @@ describe('POST /novel (#3)', () => {
       expect(await slugs({ query: 'Berserk' })).toEqual(['exact', 'typo']);
       expect(await slugs({ query: 'Berserk', sort: ['score:desc'] })).toEqual(['typo', 'exact']);
     });
+
+    describe('matches kept between requests (src/catalog/title-search.ts)', () => {
+      const execute = (statement: string) => t.orm.em.fork().getConnection().execute(statement);
+      const statements = (body: Json) =>
+        t.queries.count(async () => expect((await search(body)).status).toBe(200));
+
+      it('serve a repeated query from one version look-up, and a new one from one computation', async () => {
+        await library();
+        const cold = { query: 'Berzerk' }; // a query no other test sends
+        expect(await statements(cold)).toBe(2); // the matches with the version, then the page
+        expect(await statements(cold)).toBe(2); // the version alone, then the page
+        expect(await slugs(cold)).toEqual(['berserk']);
+      });
+
+      it('are computed once for concurrent requests of a new query', async () => {
+        await library();
+        const concurrent = await t.queries.count(async () => {
+          const answers = await Promise.all([1, 2, 3, 4, 5].map(() => search({ query: 'Berserkk' })));
+          for (const res of answers) expect(res.body.list.map((n: Json) => n.slug)).toEqual(['berserk']);
+        });
+        expect(concurrent).toBe(1 + 5); // one computation, five pages
+      });
+
+      it('hold only while no title text of the kind changes: renamed, added, removed, emptied', async () => {
+        await library();
+        expect(await slugs({ query: 'Berserk' })).toEqual(['berserk']);
+        await execute(`update novel set title_en = 'Claymore' where slug = 'berserk'`);
+        expect(await slugs({ query: 'Berserk' })).toEqual([]);
+        expect(await slugs({ query: 'Claymore' })).toEqual(['berserk']);
+        await execute(`update novel set synonyms = '{"Berserk Deluxe"}' where slug = 'unrelated'`);
+        expect(await slugs({ query: 'Berserk' })).toEqual(['unrelated']);
+        await novel('added', { title_ua: 'Берсерк', title_en: 'Berserk: Added', score: 1 });
+        // Both contain the query (rank 1): their order is by reference.
+        expect((await slugs({ query: 'Berserk' })).sort()).toEqual(['added', 'unrelated']);
+        await execute(`delete from novel where slug = 'unrelated'`);
+        expect(await slugs({ query: 'Berserk' })).toEqual(['added']);
+        await execute(`truncate novel cascade`);
+        expect(await slugs({ query: 'Berserk' })).toEqual([]);
+      });
+
+      it('apply the deleted flag and every other filter as they are now', async () => {
+        await library();
+        expect(await slugs({ query: 'Berserk' })).toEqual(['berserk']);
+        await execute(`update novel set deleted = true where slug = 'berserk'`);
+        expect(await slugs({ query: 'Berserk' })).toEqual([]);
+        await execute(`update novel set deleted = false, year = 1990 where slug = 'berserk'`);
+        expect(await slugs({ query: 'Berserk', years: [2000, null] })).toEqual([]);
+        expect(await slugs({ query: 'Berserk', years: [1990, 1990] })).toEqual(['berserk']);
+      });
+
+      it('are renewed by changes to the searched columns of each kind, not by other columns', async () => {
+        const version = async (kind: string) => {
+          const [row] = await execute(
+            `select version::text as version from title_search_version where kind = '${kind}'`,
+          );
+          return (row as { version?: string } | undefined)?.version;
+        };
+        await library();
+        const searched = {
+          anime: ['title_ua', 'title_en', 'title_ja', 'synonyms', 'extcat_id'],
+          manga: ['title_ua', 'title_en', 'title_original', 'synonyms', 'extcat_id'],
+          novel: ['title_ua', 'title_en', 'title_original', 'synonyms', 'extcat_id'],
+        };
+        for (const [kind, columns] of Object.entries(searched)) {
+          for (const column of columns) {
+            const before = await version(kind);
+            await execute(`update ${kind} set ${column} = ${column} where false`);
+            expect(await version(kind)).not.toBe(before);
+          }
+          const before = await version(kind);
+          await execute(`update ${kind} set score = score, deleted = deleted, year = year`);
+          expect(await version(kind)).toBe(before);
+        }
+      });
+    });
   });
 
   describe('sort', () => {
@@ -614,6 +689,8 @@ describe('POST /novel (#3)', () => {
         return queries;
       };
       await count({}, 1); // the token's first use writes once
+      // A query's first use computes its matches (src/catalog/title-search.ts); later ones read their version.
+      await count({ query: 'berserk' }, 1);
       for (const body of [{}, { query: 'berserk', genres: ['drama'], magazines: ['mag'] }]) {
         const small = await count(body, 1);
         const large = await count(body, 100);
@@ -626,6 +703,7 @@ describe('POST /novel (#3)', () => {
       expect(await count({}, 100, {})).toBe(1);
       expect(await count({}, 100)).toBe(2);
       expect(await count({ genres: ['drama'], magazines: ['mag'] }, 100)).toBe(3);
+      expect(await count({ query: 'berserk' }, 100, {})).toBe(2);
     });
   });
 });

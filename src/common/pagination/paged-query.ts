@@ -2,7 +2,7 @@ import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ReferencedEntity } from '../../db/base.entity';
 import { readConnection } from '../../db/entity-manager';
-import type { SqlFragment } from '../../db/sql';
+import { concatSql, sql, type SqlFragment } from '../../db/sql';
 import { type Page, type PageArgs, pageWindow, toPage } from './pagination';
 
 /** One page of a filtered, ordered list: the SQL pieces of `select … from … where … order by …`. */
@@ -10,9 +10,15 @@ export interface ListQuery {
   /** The reference of a listed row. */
   reference: string;
   from: string;
+  /** Joined onto `from` before the filters (a text query's matches: src/catalog/title-search.ts). */
+  join?: SqlFragment;
   where: SqlFragment;
   orderBy: SqlFragment;
 }
+
+/** `from`, with the join when there is one. */
+export const listSource = (query: ListQuery): SqlFragment =>
+  query.join ? concatSql(`${query.from} `, query.join) : sql(query.from);
 
 /**
  * The references on one page and the exact total, in one query (`count(*) over ()`);
@@ -25,16 +31,17 @@ export async function pagedReferences(
 ): Promise<{ references: string[]; total: number }> {
   const { offset, limit } = pageWindow(args);
   const connection = readConnection(em);
+  const source = listSource(query);
   const rows = await connection.execute<{ reference: string; total: string }[]>(
     `select ${query.reference} as reference, count(*) over () as total
-      from ${query.from} where ${query.where.sql} order by ${query.orderBy.sql} limit ? offset ?`,
-    [...query.where.params, ...query.orderBy.params, limit, offset],
+      from ${source.sql} where ${query.where.sql} order by ${query.orderBy.sql} limit ? offset ?`,
+    [...source.params, ...query.where.params, ...query.orderBy.params, limit, offset],
   );
   if (rows.length > 0) return { references: rows.map((row) => row.reference), total: Number(rows[0].total) };
   if (offset === 0) return { references: [], total: 0 };
   const [count] = await connection.execute<{ total: string }[]>(
-    `select count(*) as total from ${query.from} where ${query.where.sql}`,
-    query.where.params,
+    `select count(*) as total from ${source.sql} where ${query.where.sql}`,
+    [...source.params, ...query.where.params],
   );
   return { references: [], total: Number(count.total) };
 }

@@ -5,6 +5,7 @@ import { Migration20261122013337_notification_subject } from './Migration2026112
 import { Migration20261125160000_nsfw_genre_flag } from './Migration20261125160000_nsfw_genre_flag';
 import { Migration20261128000500_sealed_client_secrets } from './Migration20261128000500_sealed_client_secrets';
 import { Migration20261128120000_unserializable_value } from './Migration20261128120000_unserializable_value';
+import { Migration20261129000000_title_search_version } from './Migration20261129000000_title_search_version';
 
 /** Every committed migration, in order; `npm run migration:create` writes new ones to add here. */
 export const migrationsList: MigrationObject[] = [
@@ -22,5 +23,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261128120000_unserializable_value',
     class: Migration20261128120000_unserializable_value,
+  },
+  {
+    name: 'Migration20261129000000_title_search_version',
+    class: Migration20261129000000_title_search_version,
   },
 ];

@@ -35,6 +35,7 @@ import {
 import { type ClassType, getMetadataStorage } from 'type-graphql';
 import { AppError } from '../../common/errors/app-error';
 import { PAGE_MAX, Pagination, SIZE_MAX } from '../../common/pagination/pagination';
+import { listSource } from '../../common/pagination/paged-query';
 import { validateArguments } from '../../common/validation/arguments';
 import { inputSpecOf } from '../../common/validation/input-specs';
 import type { RequestContext } from '../../context';
@@ -638,6 +639,7 @@ function compilePage(
       if (!isPageNumber(page, PAGE_MAX) || !isPageNumber(size, SIZE_MAX))
         throw new Error(`page ${page} of size ${size} reached a compiled page unchecked`);
       const order = query.orderBy;
+      const source = listSource(query);
       const window = pageWindowSql(page, size);
       const request =
         requested.columns.length > 0
@@ -649,14 +651,16 @@ function compilePage(
       // page's end). `offset 0` keeps the page row from being inlined, which would count
       // once per use.
       const statement = texts.concat(
-        [subject?.select.sql, query.reference, query.from, query.where.sql, order.sql, window.sql].join('\0'),
+        [subject?.select.sql, query.reference, source.sql, query.where.sql, order.sql, window.sql].join('\0'),
         ...ctes.flatMap((cte, i) => [i === 0 ? 'with ' : ', ', cte]),
         ctes.length > 0 ? ' ' : '',
         `select ${built}::text as json`,
         subject
           ? `, exists (select 1 from ${SUBJECT}) as found, (select refused from ${SUBJECT}) as refused`
           : '',
-        ` from (select (select count(*) from ${query.from} where `,
+        ' from (select (select count(*) from ',
+        source,
+        ' where ',
         query.where,
         sql(
           `) as total, ?::integer as size, ?::integer as page, coalesce((select json_agg(${itemJson} order by listed.position) from (`,
@@ -665,7 +669,9 @@ function compilePage(
         ),
         `select ${query.reference} as reference, row_number() over (order by `,
         order,
-        `) as position from ${query.from} where `,
+        ') as position from ',
+        source,
+        ' where ',
         query.where,
         ' order by ',
         order,

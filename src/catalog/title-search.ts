@@ -1,0 +1,163 @@
+import { LRUCache } from 'lru-cache';
+import type { TitleContentType } from '../common/enums';
+import { likeLiteral } from '../common/like';
+import type { RequestContext } from '../context';
+import { joinSql, queryRows, sql, type SqlFragment } from '../db/sql';
+import { searchedTitles } from './title-filters';
+
+/**
+ * The typo-tolerant text query of the catalog lists (semantics §1.9), as a join.
+ *
+ * Deciding what a query matches costs a trigram word similarity per title text, for
+ * every candidate the trigram indexes give: for a query like "blade of" that is nearly
+ * every title, tens of milliseconds. So what a query matches among the titles of a
+ * kind — all of them, deleted ones too, best match first — is computed once and kept
+ * (per database, in this process) for as long as `title_search_version` says no title
+ * text of that kind changed (its triggers renew the version with every such change).
+ * Each request reads the version (one short statement; with the matches when they must
+ * be computed), and its list statement joins the kept matches to the titles, where
+ * every other filter and the deleted flag apply as they are now.
+ */
+
+/** A query's matches: the titles' `extcat_id`s (unique per kind), best match first, as a PostgreSQL `int[]` literal. */
+interface Matches {
+  version: string | null;
+  ids: string;
+}
+
+/** Kept matches are bounded by their size: a query matching 6,000 titles keeps about 40 kB. */
+const KEPT_BYTES = 16 * 1024 * 1024;
+/** A match list larger than this is used for its request only. */
+const LARGEST_KEPT = 2 * 1024 * 1024;
+
+/** What a kept query's matches are computed from, when they must be. */
+interface MatchesRequest {
+  ctx: RequestContext;
+  kind: TitleContentType;
+  query: string;
+}
+
+const keptPerDatabase = new WeakMap<object, LRUCache<string, Matches, MatchesRequest>>();
+
+function keptMatches(ctx: RequestContext): LRUCache<string, Matches, MatchesRequest> {
+  const database = ctx.sharedEm.getConnection('write');
+  let kept = keptPerDatabase.get(database);
+  if (!kept) {
+    kept = new LRUCache<string, Matches, MatchesRequest>({
+      maxSize: KEPT_BYTES,
+      maxEntrySize: LARGEST_KEPT,
+      sizeCalculation: (matches, key) => matches.ids.length + key.length,
+      // Concurrent requests for the same query wait for one computation.
+      fetchMethod: async (_key, _stale, { context: { ctx, kind, query } }) => {
+        const [computed] = await queryRows<Matches>(
+          ctx.sharedEm,
+          computeMatches(kind, query),
+          ctx.readConnectionType,
+        );
+        return computed;
+      },
+    });
+    keptPerDatabase.set(database, kept);
+  }
+  return kept;
+}
+
+/** The searchable texts of a title, lower-cased as the trigram indexes are. */
+const searchTexts = (kind: TitleContentType, t: string): string[] =>
+  searchedTitles(kind).map((column) => `lower(${t}.${column})`);
+
+/**
+ * The query is a substring of a title or synonym, or its trigram word similarity with
+ * one reaches `pg_trgm.word_similarity_threshold` (set per session). Each test on the
+ * joined synonyms is indexed and checked per synonym.
+ */
+function matchCondition(kind: TitleContentType, t: string, query: string): SqlFragment {
+  const pattern = `'%' || lower(?) || '%'`;
+  const like = likeLiteral(query);
+  const synonymsText = `lower(catalog_synonyms_text(${t}.synonyms))`;
+  const anySynonym = (test: string) => `exists (select 1 from unnest(${t}.synonyms) as syn(v) where ${test})`;
+  const titles = searchTexts(kind, t);
+  return joinSql(
+    [
+      ...titles.map((text) => sql(`${text} like ${pattern}`, like)),
+      sql(`${synonymsText} like ${pattern} and ${anySynonym(`lower(syn.v) like ${pattern}`)}`, like, like),
+      ...titles.map((text) => sql(`lower(?) <% ${text}`, query)),
+      sql(`lower(?) <% ${synonymsText} and ${anySynonym(`lower(?) <% lower(syn.v)`)}`, query, query),
+    ],
+    ' or ',
+  );
+}
+
+/** Match rank: the best word similarity over the texts, 1 for a substring. */
+function matchRank(kind: TitleContentType, t: string, query: string): SqlFragment {
+  const like = likeLiteral(query);
+  const score = (text: string) =>
+    sql(
+      `case when ${text} like '%' || lower(?) || '%' then 1 else word_similarity(lower(?), ${text}) end`,
+      like,
+      query,
+    );
+  const synonym = score('lower(syn.v)');
+  const parts = [
+    ...searchTexts(kind, t).map(score),
+    sql(`(select max(${synonym.sql}) from unnest(${t}.synonyms) as syn(v))`, ...synonym.params),
+  ];
+  return sql(`greatest(${parts.map((p) => p.sql).join(', ')})`, ...parts.flatMap((p) => p.params));
+}
+
+/** The version of a kind's title texts: null while the table has no row for it, which is a version too. */
+const VERSION = `select version::text from title_search_version where kind = ?`;
+
+/** The version of `kind`'s title texts, and what `query` matches there read in the same snapshot. */
+function computeMatches(kind: TitleContentType, query: string): SqlFragment {
+  const rank = matchRank(kind, 't', query);
+  const condition = matchCondition(kind, 't', query);
+  return sql(
+    `select (${VERSION}) as version, (select coalesce(array_agg(m.extcat_id order by m.rank desc, m.reference desc), '{}')::text
+        from (select t.extcat_id, t.reference, ${rank.sql} as rank from ${kind} t where ${condition.sql}) m) as ids`,
+    kind,
+    ...rank.params,
+    ...condition.params,
+  );
+}
+
+async function matchesOf(ctx: RequestContext, kind: TitleContentType, query: string): Promise<Matches> {
+  const kept = keptMatches(ctx);
+  const key = `${kind}\n${query}`;
+  const known = kept.get(key);
+  if (known) {
+    const [current] = await queryRows<{ version: string | null }>(
+      ctx.sharedEm,
+      sql(`select (${VERSION}) as version`, kind),
+      ctx.readConnectionType,
+    );
+    if (current.version === known.version) return known;
+  }
+  const computed = await kept.fetch(key, {
+    forceRefresh: known !== undefined,
+    context: { ctx, kind, query },
+  });
+  if (!computed) throw new Error(`the matches of a ${kind} query were not computed`);
+  return computed;
+}
+
+/** The alias of the joined matches: `search.position` is a title's place in the match order (1 = best). */
+export const SEARCH = 'search';
+
+/**
+ * The titles `query` matches, as a join onto the titles under alias `t`: `join`
+ * restricts a list to them and `search.position` orders by match rank, best first, ties
+ * by reference desc.
+ */
+export async function titleSearchJoin(
+  ctx: RequestContext,
+  kind: TitleContentType,
+  t: string,
+  query: string,
+): Promise<SqlFragment> {
+  const { ids } = await matchesOf(ctx, kind, query);
+  return sql(
+    `join unnest(?::int[]) with ordinality as ${SEARCH}(extcat_id, position) on ${SEARCH}.extcat_id = ${t}.extcat_id`,
+    ids,
+  );
+}
