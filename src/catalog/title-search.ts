@@ -26,7 +26,7 @@ interface Matches {
 }
 
 /** Kept matches are bounded by their size: a query matching 6,000 titles keeps about 40 kB. */
-const KEPT_BYTES = 16 * 1024 * 1024;
+const KEPT_BYTES = 8 * 1024 * 1024;
 /** A match list larger than this is used for its request only. */
 const LARGEST_KEPT = 2 * 1024 * 1024;
 
