@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuthToken } from '../../accounts/auth-token.entity';
 import { User } from '../../accounts/user.entity';
+import { Client } from '../../clients/client.entity';
+import { entityColumns, mapEntityRow } from '../../db/entity-rows';
+import { queryRows, sql } from '../../db/sql';
 import { AppError } from '../errors/app-error';
 import { coversScopes } from './scopes';
 import { hashSecret } from './secrets';
@@ -93,14 +96,33 @@ export class AuthSession {
   }
 
   private find(): Promise<AuthToken | null> {
-    this.stored ??= this.rawToken
-      ? this.em.findOne(
-          AuthToken,
-          { secret_hash: hashSecret(this.rawToken) },
-          { populate: ['user', 'client'] },
-        )
-      : Promise.resolve(null);
+    this.stored ??= this.rawToken ? this.findStored(hashSecret(this.rawToken)) : Promise.resolve(null);
     return this.stored;
+  }
+
+  /**
+   * The token with its user and client. Outside a transaction, one statement on the
+   * statement pool (`queryRows`): a read with a token then never waits for a connection
+   * of the entity manager's pool, which write transactions hold under load.
+   */
+  private async findStored(secretHash: string): Promise<AuthToken | null> {
+    const em = this.em;
+    if (em.getTransactionContext())
+      return em.findOne(AuthToken, { secret_hash: secretHash }, { populate: ['user', 'client'] });
+    const [row] = await queryRows<Record<string, unknown>>(
+      em,
+      sql(
+        `select ${entityColumns(em, AuthToken, 't')}, ${entityColumns(em, User, 'u')}, ${entityColumns(em, Client, 'c')}
+          from auth_token t join "user" u on u.reference = t.user_reference
+          left join client c on c.reference = t.client_reference
+          where t.secret_hash = ?`,
+        secretHash,
+      ),
+    );
+    if (!row) return null;
+    mapEntityRow(em, User, row, 'u');
+    mapEntityRow(em, Client, row, 'c');
+    return mapEntityRow(em, AuthToken, row, 't');
   }
 
   private resolve(): Promise<Resolution> {
