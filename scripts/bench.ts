@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import pino from 'pino';
 import request from 'supertest';
 import { createAccountServices } from '../src/accounts/account-services';
@@ -20,6 +21,7 @@ import { OperationRunner } from '../src/graphql/runner';
 import { describePhase, seedDemoData } from '../src/import/demo-data';
 import { restRoutes } from '../src/rest/routes';
 import { startProcess, startService } from './bench-service';
+import { prepareWriteSubjects, type WriteSubjects } from './bench-writes';
 import { buildAppSchema } from '../src/schema';
 
 /**
@@ -45,7 +47,7 @@ const FLOOR_ROUNDS = 2;
 interface Scenario {
   name: string;
   contract: number;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   /** POST routes: the JSON body. */
   body?: unknown;
@@ -55,8 +57,16 @@ interface Scenario {
   sameAs?: string;
   /** `Accept-Encoding` of the requests (none by default: answers uncompressed). */
   encoding?: string;
-  /** Each request sends the body's `query` with a number appended: no two ask the same (a text query's cold path). */
-  uniqueQueries?: boolean;
+  /** Request headers (a write's token). */
+  headers?: Record<string, string>;
+  /** What request `n` (0: the inspected one, then 1, 2, … under load) changes: a new subject for each. */
+  vary?: (n: number) => { path?: string; headers?: Record<string, string>; body?: unknown };
+  /**
+   * A write: `replayable` where its statements can run again as they are (its floor
+   * replays them); `once` where they cannot (they create or delete a row by its key), so
+   * that it has no floor.
+   */
+  write?: 'replayable' | 'once';
 }
 
 /** The contract route's own document sent to `/graphql`, unpersisted, as a frontend would send it. */
@@ -350,7 +360,7 @@ function restScenarios(d: Data): Scenario[] {
       method: 'POST',
       path: '/novel?size=15',
       body: { query: 'hisorau' },
-      uniqueQueries: true,
+      vary: (n) => ({ body: { query: `hisorau ${n}` } }),
     },
     {
       name: '#3 novels, filters + sort',
@@ -454,6 +464,79 @@ function restScenarios(d: Data): Scenario[] {
   ];
 }
 
+/** An article body of #4 and #5. */
+const ARTICLE = {
+  title: 'A benchmark article',
+  document: [{ type: 'p', children: [{ text: 'Written under load' }] }],
+  tags: ['bench'],
+  category: 'original',
+  draft: false,
+};
+
+/** The contract's writes (#1, #4, #5, #11, #12, #22), each on subjects of its own (./bench-writes.ts). */
+function writeScenarios(w: WriteSubjects): Scenario[] {
+  const auth = (token: string) => ({ auth: token });
+  return [
+    {
+      name: '#22 notification seen',
+      contract: 22,
+      method: 'POST',
+      path: `/notifications/${w.notification}/seen`,
+      headers: auth(w.token),
+      write: 'replayable',
+    },
+    {
+      name: '#12 client update',
+      contract: 12,
+      method: 'PUT',
+      path: `/client/${w.client}`,
+      headers: auth(w.token),
+      body: {
+        name: 'bench write client',
+        description: 'A client under load',
+        endpoint: 'https://example.com/',
+      },
+      write: 'replayable',
+    },
+    {
+      name: '#4 article update',
+      contract: 4,
+      method: 'PUT',
+      path: `/articles/${w.article}`,
+      headers: auth(w.authorToken),
+      body: ARTICLE,
+      write: 'replayable',
+    },
+    {
+      name: '#5 article create',
+      contract: 5,
+      method: 'POST',
+      path: '/articles/create',
+      headers: auth(w.staffToken),
+      body: ARTICLE,
+      write: 'once',
+    },
+    {
+      name: '#11 client delete',
+      contract: 11,
+      method: 'DELETE',
+      path: `/client/${w.doomed[0].client}`,
+      headers: auth(w.doomed[0].token),
+      vary: (n) => ({ path: `/client/${w.doomed[n].client}`, headers: auth(w.doomed[n].token) }),
+      write: 'once',
+    },
+    {
+      name: '#1 activation resend',
+      contract: 1,
+      method: 'POST',
+      path: '/auth/activation/resend',
+      headers: auth(w.unactivatedTokens[0]),
+      vary: (n) => ({ headers: auth(w.unactivatedTokens[n]) }),
+      write: 'replayable',
+    },
+  ];
+}
+
 /** Two answers are the same JSON, but for the schedule's `time_left`, which counts down between requests. */
 const sameAnswer = (a: unknown, b: unknown): boolean => {
   const timeless = (body: unknown) =>
@@ -461,12 +544,41 @@ const sameAnswer = (a: unknown, b: unknown): boolean => {
   return isDeepStrictEqual(timeless(a), timeless(b));
 };
 
+/** The scenario's first request (`vary(0)`), in process. */
 const call = (app: Parameters<typeof request>[0], scenario: Scenario) => {
-  const test = (
-    scenario.method === 'GET' ? request(app).get(scenario.path) : request(app).post(scenario.path)
-  ).set('Accept-Encoding', scenario.encoding ?? 'identity');
-  return scenario.body === undefined ? test : test.send(scenario.body as object);
+  const first = { path: scenario.path, body: scenario.body, ...scenario.vary?.(0) };
+  const agent = request(app);
+  const methods = { GET: agent.get, POST: agent.post, PUT: agent.put, DELETE: agent.delete };
+  const test = methods[scenario.method]
+    .call(agent, first.path)
+    .set('Accept-Encoding', scenario.encoding ?? 'identity')
+    .set({ ...scenario.headers, ...scenario.vary?.(0).headers });
+  return first.body === undefined ? test : test.send(first.body as object);
 };
+
+/** Every statement pg sends while `run` runs (the entity manager's and the statement pool's alike). */
+async function capturePg<T>(
+  run: () => Promise<T>,
+): Promise<{ result: T; statements: { text: string; values: unknown[] }[] }> {
+  const statements: { text: string; values: unknown[] }[] = [];
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function capture(this: pg.Client, ...args: unknown[]) {
+    const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown];
+    statements.push(
+      typeof first === 'string'
+        ? { text: first, values: Array.isArray(second) ? second : [] }
+        : { text: first.text, values: first.values ?? [] },
+    );
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  try {
+    return { result: await run(), statements };
+  } finally {
+    pg.Client.prototype.query = original;
+  }
+}
+
+const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
 
 /**
  * In process, before any load: the SQL statements one request of each scenario sends
@@ -481,19 +593,26 @@ async function inspect(url: string, list: Scenario[]) {
       if (counting && message.includes('[query]')) count += 1;
     },
   });
-  const log = pino({ level: 'silent' });
+  const log = pino({ level: process.env.BENCH_LOG ?? 'silent' });
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', RATE_LIMIT: 'off' });
   const { app, stop } = await buildApp({ orm, config, log });
   const runner = new OperationRunner(await buildAppSchema(), graphqlLimitsOf(config), orm.getMetadata());
   const counts = new Map<string, number>();
   const bodies = new Map<string, unknown>();
-  const floors: { name: string; path: string; text: string; values: unknown[] }[] = [];
+  const floors: Floor[] = [];
   try {
     for (const scenario of list) {
       counting = true;
       count = 0;
-      const res = await call(app, scenario);
+      const { result: res, statements } = await capturePg(() => call(app, scenario));
       counting = false;
+      if (scenario.write) {
+        // A write's own statements, replayed by its floor in one transaction.
+        const own = statements.filter((statement) => !TRANSACTION_CONTROL.test(statement.text));
+        count = own.length;
+        if (scenario.write === 'replayable')
+          floors.push({ name: scenario.name, path: `/floor/${floors.length}`, statements: own, write: true });
+      }
       if (res.status !== 200)
         throw new Error(`${scenario.name}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
       if (scenario.path === '/graphql' && res.body.errors)
@@ -524,7 +643,7 @@ async function inspect(url: string, list: Scenario[]) {
         undefined,
       );
       const { text, values } = numbered(await plan.statement(ctx, variables));
-      floors.push({ name: scenario.name, path: `/floor/${floors.length}`, text, values });
+      floors.push({ name: scenario.name, path: `/floor/${floors.length}`, statements: [{ text, values }] });
     }
   } finally {
     await stop();
@@ -533,7 +652,18 @@ async function inspect(url: string, list: Scenario[]) {
   return { counts, bodies, floors };
 }
 
-function startFloor(url: string, port: number, statements: object[]): Promise<ChildProcess> {
+/**
+ * A floor: a read's final statement (answering its exact JSON), or a write's statements
+ * replayed in one transaction.
+ */
+interface Floor {
+  name: string;
+  path: string;
+  statements: { text: string; values: unknown[] }[];
+  write?: boolean;
+}
+
+function startFloor(url: string, port: number, statements: Floor[]): Promise<ChildProcess> {
   const file = join(tmpdir(), `catalog-bench-floor-${process.pid}.json`);
   writeFileSync(file, JSON.stringify(statements));
   return startProcess(
@@ -544,25 +674,36 @@ function startFloor(url: string, port: number, statements: object[]): Promise<Ch
   );
 }
 
+/** Requests a varying scenario has sent so far: each run goes on with new subjects. */
+const sentSoFar = new WeakMap<object, number>();
+
 async function load(
   port: number,
   path: string,
-  scenario: Pick<Scenario, 'method' | 'body' | 'encoding' | 'uniqueQueries'>,
+  scenario: Pick<Scenario, 'method' | 'body' | 'encoding' | 'headers' | 'vary'>,
 ) {
   const headers = {
+    ...scenario.headers,
     ...(scenario.encoding ? { 'accept-encoding': scenario.encoding } : {}),
     ...(scenario.body === undefined ? {} : { 'content-type': 'application/json' }),
   };
-  let sent = 0;
-  const unique = scenario.uniqueQueries
+  const { vary } = scenario;
+  let sent = sentSoFar.get(scenario) ?? 0;
+  const unique = vary
     ? {
-        // A function cannot reach autocannon's worker threads; these requests are slow enough for one.
+        // A function cannot reach autocannon's worker threads: one thread of load sends these.
         requests: [
           {
-            setupRequest: (request: object) => {
-              const body = scenario.body as { query: string };
+            setupRequest: (request: autocannon.Request): autocannon.Request => {
               sent += 1;
-              return { ...request, body: JSON.stringify({ ...body, query: `${body.query} ${sent}` }) };
+              sentSoFar.set(scenario, sent);
+              const next = vary(sent);
+              return {
+                ...request,
+                ...(next.path === undefined ? {} : { path: next.path }),
+                headers: { ...request.headers, ...next.headers },
+                ...(next.body === undefined ? {} : { body: JSON.stringify(next.body) }),
+              };
             },
           },
         ],
@@ -595,13 +736,16 @@ async function main(): Promise<void> {
     await loadData(url);
     const data = await discover(url);
     console.log(`data: ${data.titles} titles, ${data.entries} list entries`);
-    const list = scenarios(data).filter((scenario) => !ONLY || ONLY.includes(scenario.contract));
+    const writes = await prepareWriteSubjects(url, openClientSecretBox(loadConfig()));
+    const list = [...scenarios(data), ...writeScenarios(writes)].filter(
+      (scenario) => !ONLY || ONLY.includes(scenario.contract),
+    );
     const { counts, bodies, floors } = await inspect(url, list);
     const servicePort = await freeLoopbackPort();
     children.push(await startService(url, servicePort));
     const floorPort = await freeLoopbackPort();
     children.push(await startFloor(url, floorPort, floors));
-    for (const floor of floors) {
+    for (const floor of floors.filter((f) => !f.write)) {
       const same = sameAnswer(
         await (await fetch(`http://127.0.0.1:${floorPort}${floor.path}`)).json(),
         bodies.get(floor.name),
@@ -609,7 +753,7 @@ async function main(): Promise<void> {
       if (!same) throw new Error(`${floor.name}: the floor's JSON differs from the service's`);
     }
     console.log(
-      `\n${CONNECTIONS} connections, ${WORKERS} load threads, ${SECONDS} s per run; floors answer with the service's exact JSON; routes with a floor: best of ${FLOOR_ROUNDS} rounds alternating with it\n`,
+      `\n${CONNECTIONS} connections, ${WORKERS} load threads (1 where each request has its own subject), ${SECONDS} s per run; read floors answer with the service's exact JSON, write floors replay the write's statements in one transaction; routes with a floor: best of ${FLOOR_ROUNDS} rounds alternating with it; SQL of a write: its statements but BEGIN, COMMIT and savepoints\n`,
     );
     console.log(
       `${'scenario'.padEnd(28)}${cell('req/s', 8)}${cell('p50 ms', 8)}${cell('p99 ms', 8)}${cell('SQL', 5)}${cell('errors', 8)}${cell('floor req/s', 13)}${cell('/floor', 8)}`,
@@ -623,7 +767,14 @@ async function main(): Promise<void> {
           const again = await load(servicePort, scenario.path, scenario);
           if (again.rps > measured.rps) measured = again;
         }
-        floorRps = Math.max(floorRps ?? 0, (await load(floorPort, floor.path, { method: 'GET' })).rps);
+        const floorLoad = await load(floorPort, floor.path, { method: floor.write ? 'POST' : 'GET' });
+        if (floorLoad.errors > 0) {
+          const answer = await fetch(`http://127.0.0.1:${floorPort}${floor.path}`, { method: 'POST' });
+          throw new Error(
+            `${scenario.name}: its floor failed ${floorLoad.errors} times: ${await answer.text()}`,
+          );
+        }
+        floorRps = Math.max(floorRps ?? 0, floorLoad.rps);
       }
       console.log(
         `${scenario.name.padEnd(28)}${cell(measured.rps.toFixed(0), 8)}${cell(measured.median, 8)}${cell(measured.p99, 8)}${cell(
