@@ -130,7 +130,7 @@ export async function prepareWriteSubjects(url: string, secrets: ClientSecretBox
       db,
       'published original article',
       `select slug, author_reference as author from article
-        where category = 'original' and not draft and not deleted order by slug limit 1`,
+        where category = 'original' and not draft and not deleted order by created, slug limit 1`,
     );
     const [client] = await benchClients(db, secrets, template.reference, [writer.reference]);
     const owners = await benchAccounts(db, writer.reference, 'bench_owner_', SUBJECTS, {});

@@ -41,6 +41,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? '10');
 const WORKERS = 3;
 /** `BENCH_ONLY=16,19`: only these contract endpoints (all by default), for a quick look at a few. */
 const ONLY = process.env.BENCH_ONLY?.split(',').map(Number);
+/** `BENCH_SQL=1`: print the statements each write sends. */
+const SHOW_SQL = process.env.BENCH_SQL === '1';
 /** Routes with a floor run this many times, alternating with it; the best run of each counts. */
 const FLOOR_ROUNDS = 2;
 
@@ -610,6 +612,8 @@ async function inspect(url: string, list: Scenario[]) {
         // A write's own statements, replayed by its floor in one transaction.
         const own = statements.filter((statement) => !TRANSACTION_CONTROL.test(statement.text));
         count = own.length;
+        if (SHOW_SQL)
+          console.log(`${scenario.name}:\n${own.map((statement) => `  ${statement.text}`).join('\n')}`);
         if (scenario.write === 'replayable')
           floors.push({ name: scenario.name, path: `/floor/${floors.length}`, statements: own, write: true });
       }

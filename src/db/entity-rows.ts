@@ -9,18 +9,24 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * stored values converted as a find converts them).
  */
 
-/** The stored columns of `entity` (scalars and owning references). */
+const columnsOf = new WeakMap<object, string[]>();
+
+/** The stored columns of `entity` (scalars and owning references), read from its metadata once. */
 function storedColumns(em: EntityManager, entity: EntityClass<object>): string[] {
-  return em
-    .getMetadata()
-    .get(entity.name)
-    .props.filter(
-      (prop) =>
-        (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE) &&
-        prop.persist !== false &&
-        !prop.formula,
-    )
-    .flatMap((prop) => prop.fieldNames);
+  const meta = em.getMetadata().get(entity.name);
+  let columns = columnsOf.get(meta);
+  if (!columns) {
+    columns = meta.props
+      .filter(
+        (prop) =>
+          (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE) &&
+          prop.persist !== false &&
+          !prop.formula,
+      )
+      .flatMap((prop) => prop.fieldNames);
+    columnsOf.set(meta, columns);
+  }
+  return columns;
 }
 
 /** `<alias>."<column>" as "<alias>__<column>"` for every stored column of `entity`. */
