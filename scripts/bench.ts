@@ -27,19 +27,22 @@ import { buildAppSchema } from '../src/schema';
 /**
  * `npm run bench`: loads demo data at scale 10 (≥ 20,000 titles, ≥ 200,000 list
  * entries) into a database of its own, starts the service as `npm start` does, and
- * measures every contract endpoint that reads, at 32 concurrent connections: requests
- * per second, median and p99 latency, and the SQL statements one request sends. For the
- * compiled routes (#2, #3, #6, #7, #8, #9, #10, #13, #16, #17, #19, #20, #21) it also measures a floor: express and pg sending
- * the route's final statement (one statement building the same JSON, checked equal to
- * the service's) with no look-ups, checks or GraphQL, and reports the ratio.
+ * measures every contract endpoint at 32 concurrent connections: requests per second,
+ * median and p99 latency, and the SQL statements one request sends. Each compiled read
+ * is set against a floor: express and pg sending the route's final statement (one
+ * statement building the same JSON, checked equal to the service's) with no look-ups,
+ * checks or GraphQL. Each write that can repeat on one subject is set against the
+ * statements it sends, replayed from pg in one transaction (./bench-writes.ts makes the
+ * writes' subjects). Then the mixed load of reads and writes (./mixed-load.ts) runs.
  * DATABASE_URL, when set, names the server; the database `catalog_bench` is used on it.
- * BENCH_ONLY (contract numbers, comma-separated) limits the run to those endpoints.
+ * BENCH_ONLY (contract numbers, comma-separated) limits the run to those endpoints,
+ * without the mixed load.
  */
 const SCALE = Number(process.env.BENCH_SCALE ?? '10');
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? '10');
 const WORKERS = 3;
-/** `BENCH_ONLY=16,19`: only these contract endpoints (all by default), for a quick look at a few. */
+/** `BENCH_ONLY=16,19`: only these contract endpoints (all by default, then the mixed load), for a quick look at a few. */
 const ONLY = process.env.BENCH_ONLY?.split(',').map(Number);
 /** `BENCH_SQL=1`: print the statements each write sends. */
 const SHOW_SQL = process.env.BENCH_SQL === '1';
@@ -795,7 +798,20 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+/**
+ * The whole bench ends with the mixed load of `npm run bench:mixed` (its own database,
+ * the same server), once this run's service and database have stopped.
+ */
+function runMixedLoad(): void {
+  console.log('\nmixed load (npm run bench:mixed):');
+  execFileSync(process.execPath, ['-r', '@swc-node/register', 'scripts/mixed-load.ts'], { stdio: 'inherit' });
+}
+
+main()
+  .then(() => {
+    if (!ONLY) runMixedLoad();
+  })
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
