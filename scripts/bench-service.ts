@@ -33,7 +33,7 @@ export async function startProcess(
 export function startService(url: string, port: number): Promise<ChildProcess> {
   return startProcess(
     'service',
-    ['--max-semi-space-size=16', 'dist/src/main.js'],
+    ['--max-semi-space-size=16', '--max-old-space-size=160', 'dist/src/main.js'],
     { DATABASE_URL: url, PORT: String(port), DEMO_DATA: 'off', RATE_LIMIT: 'off', LOG_LEVEL: 'warn' },
     `http://127.0.0.1:${port}/readyz`,
   );
