@@ -377,8 +377,13 @@ describe('POST /novel (#3)', () => {
       it('serve a repeated query from one version look-up, and a new one from one computation', async () => {
         await library();
         const cold = { query: 'Berzerk' }; // a query no other test sends
+        const computes = () =>
+          t.queries.last.filter((statement) => statement.includes('word_similarity')).length;
         expect(await statements(cold)).toBe(2); // the matches with the version, then the page
+        expect(computes()).toBe(1);
         expect(await statements(cold)).toBe(2); // the version alone, then the page
+        expect(computes()).toBe(0);
+        expect(t.queries.last[0]).toContain('title_search_version');
         expect(await slugs(cold)).toEqual(['berserk']);
       });
 
