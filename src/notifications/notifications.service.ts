@@ -1,3 +1,4 @@
+import type { QueryResult } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import { AppError } from '../common/errors/app-error';
@@ -55,13 +56,18 @@ export function markNotificationSeen(
     if (target.user.reference !== viewer.user.reference) throw new AppError('notification:not_owner');
     // Unconditional: a target already seen may still have older unseen ones written later.
     // Compared in SQL, at the column's full (microsecond) precision.
-    await tx.execute(
+    const at = new Date();
+    const { affectedRows } = await tx.execute<QueryResult>(
       `update notification set seen = true, updated = ?
         where user_reference = ? and not seen
           and created <= (select created from notification where reference = ?)`,
-      [new Date(), viewer.user.reference, target.reference],
+      [at, viewer.user.reference, target.reference],
+      'run',
     );
-    await tx.refresh(target, { populate: ['initiator_user'] });
+    if (affectedRows === 0) return target;
+    // An unseen target was among them: it takes the written values as its stored state.
+    if (!target.seen)
+      tx.merge(Notification, { reference: target.reference, seen: true, updated: at }, { refresh: true });
     // The unseen count changed: live subscriptions recount once this commits.
     outboxOf(tx)?.add({ user: viewer.user.reference });
     return target;
