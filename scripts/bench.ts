@@ -750,7 +750,12 @@ async function main(): Promise<void> {
     const list = [...scenarios(data), ...writeScenarios(writes)].filter(
       (scenario) => !ONLY || ONLY.includes(scenario.contract),
     );
-    const { counts, bodies, floors } = await inspect(url, list);
+    // Writes first: a write may change what a read answers (its token's use makes an author
+    // `active`), and each read's floor must answer what the read answered last.
+    const { counts, bodies, floors } = await inspect(url, [
+      ...list.filter((scenario) => scenario.write),
+      ...list.filter((scenario) => !scenario.write),
+    ]);
     const servicePort = await freeLoopbackPort();
     children.push(await startService(url, servicePort));
     const floorPort = await freeLoopbackPort();
