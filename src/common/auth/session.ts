@@ -25,6 +25,22 @@ const LAST_ACTIVE_STEP_MS = 5 * 60 * 1000;
  * The caller of one request, resolved lazily from the raw `auth` value: routes
  * without authentication never resolve it (no errors, no side effects).
  */
+const lookUpTexts = new WeakMap<object, string>();
+
+/** The token look-up's text, built once per entity metadata (a hot path: every request with a token). */
+function tokenLookUp(em: EntityManager): string {
+  const metadata = em.getMetadata();
+  let text = lookUpTexts.get(metadata);
+  if (!text) {
+    text = `select ${entityColumns(em, AuthToken, 't')}, ${entityColumns(em, User, 'u')}, ${entityColumns(em, Client, 'c')}
+      from auth_token t join "user" u on u.reference = t.user_reference
+      left join client c on c.reference = t.client_reference
+      where t.secret_hash = ?`;
+    lookUpTexts.set(metadata, text);
+  }
+  return text;
+}
+
 export class AuthSession {
   private stored?: Promise<AuthToken | null>;
   private resolution?: Promise<Resolution>;
@@ -109,16 +125,7 @@ export class AuthSession {
     const em = this.em;
     if (em.getTransactionContext())
       return em.findOne(AuthToken, { secret_hash: secretHash }, { populate: ['user', 'client'] });
-    const [row] = await queryRows<Record<string, unknown>>(
-      em,
-      sql(
-        `select ${entityColumns(em, AuthToken, 't')}, ${entityColumns(em, User, 'u')}, ${entityColumns(em, Client, 'c')}
-          from auth_token t join "user" u on u.reference = t.user_reference
-          left join client c on c.reference = t.client_reference
-          where t.secret_hash = ?`,
-        secretHash,
-      ),
-    );
+    const [row] = await queryRows<Record<string, unknown>>(em, sql(tokenLookUp(em), secretHash));
     if (!row) return null;
     mapEntityRow(em, User, row, 'u');
     mapEntityRow(em, Client, row, 'c');
