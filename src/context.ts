@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { AccountServices } from './accounts/account-services';
 import { AuthSession } from './common/auth/session';
 import type { Language } from './common/errors/app-error';
-import { readFromReplicas, useOutbox } from './db/entity-manager';
+import { joinTransactions, readFromReplicas, useOutbox } from './db/entity-manager';
 import { isDatabaseUnavailable } from './db/unavailable';
 import type { LiveConnection } from './notifications/live/notification-feed';
 import type { NotificationBus } from './notifications/live/notification-bus';
@@ -15,10 +15,10 @@ import { Outbox } from './notifications/live/outbox';
 /**
  * The one database transaction a GraphQL mutation runs in, on the request's entity
  * manager (src/graphql/database-plugin.ts begins and settles it). Services' own
- * `em.transactional(...)` calls become savepoints inside it, so nothing commits until
- * the whole response has been resolved: a write is never answered as failed after it
- * committed. Effects that must follow the commit (emails) wait for it, and are
- * dropped on rollback.
+ * `em.transactional(...)` calls run in it (as savepoints when the operation has several
+ * root fields), so nothing commits until the whole response has been resolved: a write
+ * is never answered as failed after it committed. Effects that must follow the commit
+ * (emails) wait for it, and are dropped on rollback.
  */
 export class RequestTransaction {
   /** Effects to run after the commit; undefined while no transaction is open. */
@@ -35,9 +35,15 @@ export class RequestTransaction {
     return this.entityManager();
   }
 
-  async begin(): Promise<void> {
+  /**
+   * Begins the transaction. `joined`: the operation has one root field, so its service's
+   * own transaction is this one (no savepoint), and a failure of that field rolls all
+   * of it back ({@link joinTransactions}).
+   */
+  async begin({ joined }: { joined: boolean }): Promise<void> {
     this.lost = undefined;
     this.committing = false;
+    joinTransactions(this.em, joined);
     await this.em.begin();
     const failure = await failedBegin(this.em);
     if (failure !== undefined) {

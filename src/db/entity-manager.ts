@@ -11,6 +11,7 @@ import type {
   Loaded,
   LoggingOptions,
   PopulatePath,
+  TransactionOptions,
 } from '@mikro-orm/core';
 import {
   type EntityManager,
@@ -37,11 +38,33 @@ export class CatalogEntityManager extends SqlEntityManager<PostgreSqlDriver> {
    * forks (a service's `transactional`) announce to the same. Absent: nothing is announced.
    */
   outbox: Outbox | undefined;
+  /**
+   * Set while this manager's open transaction is one request's single write
+   * ({@link joinTransactions}): `transactional` then runs in it as it is.
+   */
+  joinsTransaction = false;
 
   override fork(options?: ForkOptions): this {
     const fork = super.fork(options);
     fork.outbox = this.outbox;
     return fork;
+  }
+
+  /**
+   * Inside a joined transaction, the work runs on this manager and is flushed at the
+   * end, with no savepoint and no fork: whoever opened the transaction rolls it all
+   * back when the work fails. Otherwise (and with an explicit propagation) MikroORM's
+   * own: a transaction, or a savepoint inside an open one.
+   */
+  override async transactional<T>(
+    cb: (em: this) => T | Promise<T>,
+    options?: TransactionOptions,
+  ): Promise<T> {
+    if (!this.joinsTransaction || options?.propagation || !this.isInTransaction())
+      return super.transactional(cb, options);
+    const result = await cb(this);
+    await this.flush();
+    return result;
   }
 
   /** This manager's reads go to the replicas from now on (an anonymous query's). */
@@ -142,6 +165,14 @@ export function readConnection(em: EntityManager): PostgreSqlConnection {
   return em.getConnection(
     em instanceof CatalogEntityManager ? em.readConnectionType : 'write',
   ) as PostgreSqlConnection;
+}
+
+/**
+ * Whether `em`'s open transaction is joined by the `transactional` calls made in it
+ * (see {@link CatalogEntityManager.transactional}) rather than nested as savepoints.
+ */
+export function joinTransactions(em: EntityManager, join: boolean): void {
+  catalogEntityManager(em).joinsTransaction = join;
 }
 
 /** Where `em`'s work announces notification events, if anywhere. */

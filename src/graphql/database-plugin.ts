@@ -6,6 +6,7 @@ import {
   type GraphQLFormattedError,
   type GraphQLSchema,
   getVariableValues,
+  type OperationDefinitionNode,
 } from 'graphql';
 import { AppError } from '../common/errors/app-error';
 import { asAppError, formatGraphQLError, originalErrorOf } from '../common/errors/render';
@@ -37,10 +38,13 @@ const isConflict = (error: GraphQLError): boolean => isTransactionConflict(origi
  * one transaction, whatever the door (REST routes, `/graphql`):
  * - begun before the first root field and committed only after the whole result is
  *   resolved, so that a write is answered as a success exactly when it committed (and
- *   one answered 408 never commits); services' own transactions are savepoints in it;
+ *   one answered 408 never commits);
+ * - with one root field (every REST write), that field's service runs its transaction
+ *   as this one: no savepoints, and the field's failure rolls everything back. With
+ *   several, services' own transactions are savepoints in it, and business-rule errors
+ *   commit what the other fields did (each service rolled its own savepoint back);
  * - rolled back when an error the client could not have avoided left it incomplete
- *   (the result's `data` is then null); business-rule errors commit (each service rolled
- *   its own savepoint back);
+ *   (the result's `data` is then null);
  * - run again from the start, on a fresh entity manager, when PostgreSQL aborted one of
  *   its statements for a deadlock or a serialization failure, at most
  *   {@link MUTATION_ATTEMPTS} times: what the last attempt answers then maps to 503
@@ -51,15 +55,17 @@ const isConflict = (error: GraphQLError): boolean => isTransactionConflict(origi
  */
 export async function executeMutation(
   ctx: RequestContext,
+  operation: OperationDefinitionNode,
   execute: () => Promise<ExecutionResult> | ExecutionResult,
 ): Promise<ExecutionResult> {
+  const joined = operation.selectionSet.selections.length === 1;
   for (let attempt = 1; ; attempt += 1) {
     if (attempt > 1) {
       ctx.restart();
       await pauseBefore(attempt);
     }
     try {
-      await ctx.transaction.begin();
+      await ctx.transaction.begin({ joined });
     } catch (error) {
       throw asAppError(error, ctx);
     }
@@ -71,7 +77,10 @@ export async function executeMutation(
       throw error;
     }
     const errors = result.errors ?? [];
-    if (!errors.some(isServerFailure)) {
+    const failed = errors.some(isServerFailure);
+    // A joined root field that failed may have written part of its work.
+    const rootFailed = joined && errors.some((error) => error.path?.length === 1);
+    if (!failed && !rootFailed) {
       try {
         await ctx.transaction.commit();
         return result;
@@ -81,6 +90,7 @@ export async function executeMutation(
     }
     await ctx.transaction.rollback();
     if (ctx.transaction.lostConnection !== undefined) throw asAppError(ctx.transaction.lostConnection, ctx);
+    if (!failed) return result;
     // Not once the request was answered 408: nothing of it may commit any more.
     const mayRetry = attempt < MUTATION_ATTEMPTS && !ctx.transaction.timedOut;
     if (mayRetry && errors.some(isConflict)) continue;
@@ -147,7 +157,7 @@ export function databasePlugin(compiled: CompiledQueries): ApolloServerPlugin<Re
           if (getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}).errors)
             return null;
           try {
-            const result = await executeMutation(contextValue, () =>
+            const result = await executeMutation(contextValue, operation, () =>
               execute({
                 schema,
                 document,

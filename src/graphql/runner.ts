@@ -105,7 +105,10 @@ export class OperationRunner {
       });
     let result: ExecutionResult;
     try {
-      result = prepared.operation.operation === 'mutation' ? await executeMutation(ctx, run) : await run();
+      result =
+        prepared.operation.operation === 'mutation'
+          ? await executeMutation(ctx, prepared.operation, run)
+          : await run();
     } catch (error) {
       throw appErrorOf(error, ctx);
     }

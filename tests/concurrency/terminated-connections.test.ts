@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import { GraphQLError } from 'graphql';
+import { getOperationAST, GraphQLError, parse } from 'graphql';
 import pg from 'pg';
 import pino from 'pino';
 import { User } from '../../src/accounts/user.entity';
@@ -89,7 +89,9 @@ describe('database sessions the server terminates under load', () => {
       undefined,
     );
     let statementFailure: unknown;
-    const mutation = executeMutation(ctx, async () => {
+    // Two root fields: the service's transaction is a savepoint, sent on the dead connection.
+    const operation = getOperationAST(parse('mutation { first second }'))!;
+    const mutation = executeMutation(ctx, operation, async () => {
       const { em } = ctx;
       const [{ pid }] = await em
         .getConnection()

@@ -1,12 +1,15 @@
 import { EntityManager } from '@mikro-orm/core';
 import type DataLoader from 'dataloader';
 import type { RequestListener } from 'node:http';
+import { getOperationAST, GraphQLError, parse } from 'graphql';
 import pino from 'pino';
 import { Follow } from '../../src/accounts/follow.entity';
 import { User } from '../../src/accounts/user.entity';
 import { Article } from '../../src/articles/article.entity';
 import { hashSecret, newTokenSecret } from '../../src/common/auth/secrets';
+import { AppError } from '../../src/common/errors/app-error';
 import { RequestContext, RequestTransaction } from '../../src/context';
+import { executeMutation } from '../../src/graphql/database-plugin';
 import { WatchEntry } from '../../src/lists/watch-entry.entity';
 import { actionsOf, signupBody, storedUser, useAccountsApp } from '../accounts/helpers';
 import { articleBody } from '../articles/helpers';
@@ -128,27 +131,83 @@ describe('a mutation runs in one transaction that commits after its response is 
 describe('the services inside the request transaction', () => {
   const t = useTestApp();
 
-  it("turn their own transactions into savepoints of the request's, which commits last", async () => {
+  /** The statements `document` sends, as the query log shows them. */
+  async function statementsOf(document: string, variables: Record<string, unknown>, token: string) {
+    await t.queries.count(async () => {
+      const res = await gql(t.app, document, variables, { token });
+      expect(res.body.errors).toBeUndefined();
+    });
+    return t.queries.last.map((line) => line.replace(/^\[query\] /, '').replace(/ \[took.*$/, ''));
+  }
+
+  it("run in the request's transaction, which commits last: as it is for one root field", async () => {
     const [caller, followed] = [await buildUser(t.orm), await buildUser(t.orm)];
     const token = await buildToken(t.orm, caller);
-    await t.queries.count(async () => {
-      const res = await gql(
-        t.app,
-        'mutation($u: String!) { followUser(username: $u) { follow } }',
-        { u: followed.username },
-        { token },
-      );
-      expect(res.body.data).toEqual({ followUser: { follow: true } });
-    });
-    const statements = t.queries.last.map((line) =>
-      line.replace(/^\[query\] /, '').replace(/ \[took.*$/, ''),
+    const statements = await statementsOf(
+      'mutation($u: String!) { followUser(username: $u) { follow } }',
+      { u: followed.username },
+      token,
     );
     expect(statements[0]).toBe('begin');
     expect(statements.at(-1)).toBe('commit');
     expect(statements.filter((sql) => sql === 'begin' || sql === 'commit')).toHaveLength(2);
-    const savepoint = statements.indexOf('savepoint "trx1"');
-    expect(savepoint).toBeGreaterThan(0);
-    expect(statements.indexOf('release savepoint "trx1"')).toBeGreaterThan(savepoint);
+    expect(statements.filter((sql) => sql.includes('savepoint'))).toEqual([]);
+    expect(await t.orm.em.fork().count(Follow, { follower: caller.reference })).toBe(1);
+  });
+
+  it('run as savepoints of the request transaction when the operation has several root fields', async () => {
+    const [caller, a, b] = [await buildUser(t.orm), await buildUser(t.orm), await buildUser(t.orm)];
+    const token = await buildToken(t.orm, caller);
+    const statements = await statementsOf(
+      `mutation($a: String!, $b: String!) {
+         a: followUser(username: $a) { follow }
+         b: followUser(username: $b) { follow }
+       }`,
+      { a: a.username, b: b.username },
+      token,
+    );
+    expect(statements[0]).toBe('begin');
+    expect(statements.at(-1)).toBe('commit');
+    expect(statements.filter((sql) => sql === 'begin' || sql === 'commit')).toHaveLength(2);
+    expect(statements.filter((sql) => sql.includes('savepoint'))).toEqual([
+      'savepoint "trx1"',
+      'release savepoint "trx1"',
+      'savepoint "trx1"',
+      'release savepoint "trx1"',
+    ]);
+  });
+
+  it('roll all of the request back when its one root field fails after writing part of its work', async () => {
+    const user = await buildUser(t.orm, { description: 'before' });
+    const ctx = new RequestContext(
+      t.orm.em,
+      'joined',
+      'en',
+      pino({ level: 'silent' }),
+      undefined,
+      undefined as never,
+      undefined,
+    );
+    const operation = getOperationAST(parse('mutation { followUser(username: "x") { follow } }'))!;
+    const refusal = new AppError('user:not_found');
+    const result = await executeMutation(ctx, operation, async () => {
+      try {
+        await ctx.em.transactional(async (tx) => {
+          await tx.nativeUpdate(User, { reference: user.reference }, { description: 'half done' });
+          throw refusal;
+        });
+        return { data: {} };
+      } catch {
+        const failure = new GraphQLError(refusal.message, { path: ['followUser'], originalError: refusal });
+        return { data: { followUser: null }, errors: [failure] };
+      }
+    });
+
+    // Answered as the field failed, and nothing of it kept.
+    expect(result.data).toEqual({ followUser: null });
+    expect(result.errors?.map((error) => error.originalError)).toEqual([refusal]);
+    const stored = await t.orm.em.fork().findOneOrFail(User, { reference: user.reference });
+    expect(stored.description).toBe('before');
   });
 
   // A statement sent outside the request's transaction would wait for a row lock that

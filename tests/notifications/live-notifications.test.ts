@@ -286,7 +286,7 @@ describe.each([
       undefined,
       a.built.notifications,
     );
-    await ctx.transaction.begin();
+    await ctx.transaction.begin({ joined: false });
     await createFollow(ctx.em, follower, followed);
     await ctx.transaction.rollback();
     expect(await subscription.next(1_500)).toBe('nothing');
