@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuthToken } from '../accounts/auth-token.entity';
 import { User } from '../accounts/user.entity';
@@ -20,6 +19,7 @@ import {
 } from './client.inputs';
 import { TokenRequest } from './token-request.entity';
 import { likeLiteral } from '../common/like';
+import { entityColumns, mapEntityRow } from '../db/entity-rows';
 
 /** A user owns at most this many clients (semantics §3.2). */
 export const MAX_CLIENTS = 10;
@@ -29,32 +29,49 @@ function newSealedSecret(secrets: ClientSecretBox, reference: string): string {
   return secrets.seal(randomBytes(96).toString('base64url'), reference);
 }
 
+/** The statements of this file, made once per entity metadata (`text`: from the entities' columns). */
+const statementTexts = new WeakMap<object, Map<string, string>>();
+
+function statementText(em: EntityManager, name: string, text: () => string): string {
+  const metadata = em.getMetadata();
+  let texts = statementTexts.get(metadata);
+  if (!texts) statementTexts.set(metadata, (texts = new Map()));
+  let known = texts.get(name);
+  if (!known) texts.set(name, (known = text()));
+  return known;
+}
+
 /**
- * A client by reference, with its owner loaded (every answer shows `user`). Callers
- * pass a well-formed UUID (the resolvers check it as a path parameter).
+ * A client by reference, with its owner loaded (every answer shows `user`), in one
+ * statement; `lock`: with the client's row locked. Callers pass a well-formed UUID (the
+ * resolvers check it as a path parameter).
  */
 export async function findClient(
   em: EntityManager,
   reference: string,
   { notFound = 'client:not_found', lock = false }: { notFound?: ErrorCode; lock?: boolean } = {},
 ): Promise<Client> {
-  const where = { reference: reference.toLowerCase() };
-  // A row lock cannot take the owner's outer join along: the owner loads separately then.
-  const client = lock
-    ? await em.findOne(Client, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true })
-    : await em.findOne(Client, where, { populate: ['user'] });
-  if (!client) throw new AppError(notFound);
-  if (lock) await em.populate(client, ['user']);
-  return client;
+  const read = statementText(
+    em,
+    'find',
+    () => `select ${entityColumns(em, Client, 'c')}, ${entityColumns(em, User, 'u')}
+      from client c join "user" u on u.reference = c.user_reference where c.reference = ?`,
+  );
+  const [row] = await em.execute<Record<string, unknown>[]>(lock ? `${read} for update of c` : read, [
+    reference.toLowerCase(),
+  ]);
+  if (!row) throw new AppError(notFound);
+  mapEntityRow(em, User, row, 'u');
+  return mapEntityRow(em, Client, row, 'c')!;
 }
 
 const owns = (viewer: Viewer, client: Client): boolean => client.user.reference === viewer.user.reference;
 
 /** Whether another client of `owner` has `name`, ignoring case (semantics §7.18). */
-async function nameTaken(em: EntityManager, owner: string, name: string, except?: string): Promise<boolean> {
+async function nameTaken(em: EntityManager, owner: string, name: string): Promise<boolean> {
   const query = em
     .createQueryBuilder(Client)
-    .where({ user: owner, ...(except ? { reference: { $ne: except } } : {}) })
+    .where({ user: owner })
     .andWhere('lower(name) = lower(?)', [name]);
   return (await query.getCount()) > 0;
 }
@@ -184,16 +201,29 @@ export function updateClient(
     requireScopes(viewer, ['update:client']);
     if (!owns(viewer, client)) throw new AppError('client:not_owner');
     await lockUserRow(tx, client.user.reference);
+    // Once the owner's clients are locked: the name check and the change in one statement.
+    const update = statementText(
+      tx,
+      'update',
+      () => `update client c set name = coalesce(?, c.name), description = coalesce(?, c.description),
+          endpoint = coalesce(?, c.endpoint), sealed_secret = coalesce(?, c.sealed_secret), updated = ?
+        where c.reference = ? and not exists (select 1 from client other
+          where other.user_reference = c.user_reference and other.reference <> c.reference
+            and lower(other.name) = lower(?::text))
+        returning ${entityColumns(tx, Client, 'c')}`,
+    );
     const name = input.name == null ? null : cleanText(input.name);
-    if (name !== null && (await nameTaken(tx, client.user.reference, name, client.reference))) {
-      throw new AppError('client:already_exists');
-    }
-    if (name !== null) client.name = name;
-    if (input.description != null) client.description = cleanText(input.description);
-    if (input.endpoint != null) client.endpoint = normalizeEndpoint(input.endpoint);
-    if (input.revoke_secret) client.sealed_secret = newSealedSecret(secrets, client.reference);
-    client.updated = new Date();
-    return client;
+    const [row] = await tx.execute<Record<string, unknown>[]>(update, [
+      name,
+      input.description == null ? null : cleanText(input.description),
+      input.endpoint == null ? null : normalizeEndpoint(input.endpoint),
+      input.revoke_secret ? newSealedSecret(secrets, client.reference) : null,
+      new Date(),
+      client.reference,
+      name,
+    ]);
+    if (!row) throw new AppError('client:already_exists');
+    return mapEntityRow(tx, Client, row, 'c')!;
   });
 }
 

@@ -1,4 +1,3 @@
-import type { QueryResult } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import { AppError } from '../common/errors/app-error';
@@ -6,6 +5,8 @@ import { type ListQuery, listPage } from '../common/pagination/paged-query';
 import type { Page, PageArgs } from '../common/pagination/pagination';
 import { concatSql, sql, type SqlFragment } from '../db/sql';
 import { outboxOf } from '../db/entity-manager';
+import { entityColumns, mapEntityRow } from '../db/entity-rows';
+import { User } from '../accounts/user.entity';
 import { Notification } from './notification.entity';
 
 /** The caller's notifications (`user`: the SQL of their reference), `created` desc then reference desc. */
@@ -36,13 +37,38 @@ export async function countUnseen(em: EntityManager, viewer: Viewer): Promise<nu
   return em.count(Notification, { user: viewer.user.reference, seen: false });
 }
 
+const SEEN_SCOPES = ['seen:notification'];
+
+/** #22's statement text, made once per entity metadata (see {@link markNotificationSeen}). */
+const markTexts = new WeakMap<object, string>();
+
+function markText(em: EntityManager): string {
+  const metadata = em.getMetadata();
+  let text = markTexts.get(metadata);
+  if (!text) {
+    // The target read, and the caller's unseen ones up to it marked, in one statement.
+    text = `with target as (select * from notification where reference = ?),
+      marked as (
+        update notification m set seen = true, updated = ?
+         where m.user_reference = ? and not m.seen and m.created <= (select created from target)
+        returning m.reference)
+      select ${entityColumns(em, Notification, 'n')}, ${entityColumns(em, User, 'i')},
+        (select count(*) from marked)::integer as marked,
+        exists (select 1 from marked where reference = n.reference) as target_marked
+      from target n left join "user" i on i.reference = n.initiator_user_reference`;
+    markTexts.set(metadata, text);
+  }
+  return text;
+}
+
 /**
  * #22: marks the notification and every older unseen one of the caller as seen
  * (`created` ≤ the target's), with `updated` = now. Steps after authentication and
  * validation: 404 `notification:not_found` → scope `seen:notification` → 403
  * `notification:not_owner` (the one place where a stranger learns that a thing
  * exists, §2 #22). Repeating the call changes nothing. `reference` is a lower-case UUID
- * (the resolver's path check).
+ * (the resolver's path check). One statement finds the target and marks; a refusal
+ * after it throws inside the transaction, which undoes the marking.
  */
 export function markNotificationSeen(
   em: EntityManager,
@@ -50,26 +76,20 @@ export function markNotificationSeen(
   reference: string,
 ): Promise<Notification> {
   return em.transactional(async (tx) => {
-    const target = await tx.findOne(Notification, { reference }, { populate: ['initiator_user'] });
-    if (!target) throw new AppError('notification:not_found');
-    requireScopes(viewer, ['seen:notification']);
-    if (target.user.reference !== viewer.user.reference) throw new AppError('notification:not_owner');
-    // Unconditional: a target already seen may still have older unseen ones written later.
-    // Compared in SQL, at the column's full (microsecond) precision.
+    // Compared in SQL, at the column's full (microsecond) precision. Unconditional: a
+    // target already seen may still have older unseen ones written later.
     const at = new Date();
-    const { affectedRows } = await tx.execute<QueryResult>(
-      `update notification set seen = true, updated = ?
-        where user_reference = ? and not seen
-          and created <= (select created from notification where reference = ?)`,
-      [at, viewer.user.reference, target.reference],
-      'run',
-    );
-    if (affectedRows === 0) return target;
-    // An unseen target was among them: it takes the written values as its stored state.
-    if (!target.seen)
-      tx.merge(Notification, { reference: target.reference, seen: true, updated: at }, { refresh: true });
+    const user = viewer.user.reference;
+    const [row] = await tx.execute<Record<string, unknown>[]>(markText(tx), [reference, at, user]);
+    if (!row) throw new AppError('notification:not_found');
+    requireScopes(viewer, SEEN_SCOPES);
+    if (row.n__user_reference !== user) throw new AppError('notification:not_owner');
+    // A marked target takes the written values as its stored state.
+    if (row.target_marked) Object.assign(row, { n__seen: true, n__updated: at });
+    mapEntityRow(tx, User, row, 'i');
+    const target = mapEntityRow(tx, Notification, row, 'n')!;
     // The unseen count changed: live subscriptions recount once this commits.
-    outboxOf(tx)?.add({ user: viewer.user.reference });
+    if (Number(row.marked) > 0) outboxOf(tx)?.add({ user });
     return target;
   });
 }

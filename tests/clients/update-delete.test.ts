@@ -95,15 +95,39 @@ describe('#12 PUT /client/{client_reference}', () => {
   it('409 client:already_exists for the name of another client of the owner, ignoring case; its own name is fine', async () => {
     const { owner, client } = await ownedClient();
     await buildClient(t.orm, owner.user, { name: 'Taken' });
-    const res = await put(client.reference, { name: 'TAKEN' }, owner.as);
+    const res = await put(client.reference, { name: 'TAKEN', description: 'changed' }, owner.as);
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('client:already_exists');
+    expect(await stored(client.reference)).toMatchObject({ name: 'Original', updated: client.updated });
     const same = await put(client.reference, { name: 'ORIGINAL' }, owner.as);
     expect(same.status).toBe(200);
     expect(same.body.name).toBe('ORIGINAL');
     const someoneElse = await buildUser(t.orm);
     await buildClient(t.orm, someoneElse, { name: 'Elsewhere' });
     expect((await put(client.reference, { name: 'elsewhere' }, owner.as)).status).toBe(200);
+  });
+
+  it('sends the look-up, the owner lock and one update after the token, whatever it changes', async () => {
+    const { owner, client } = await ownedClient();
+    for (const body of [{ name: 'Renamed' }, { description: 'A new description', revoke_secret: true }, {}]) {
+      await t.queries.count(async () =>
+        expect((await put(client.reference, body, owner.as)).status).toBe(200),
+      );
+      const kinds = t.queries.last
+        .map((line) => line.replace(/^\[query\] /, ''))
+        // The token's first use slides its expiry (src/common/auth/session.ts).
+        .filter((statement) => !statement.startsWith('with slid'))
+        .map((statement) => {
+          if (statement.includes('from auth_token t')) return 'token';
+          if (statement.includes('from client c join "user" u')) return 'client';
+          if (statement.includes('for no key update')) return 'owner lock';
+          return statement.split(' ')[0];
+        });
+      expect({ body, kinds }).toEqual({
+        body,
+        kinds: ['token', 'begin', 'client', 'owner lock', 'update', 'commit'],
+      });
+    }
   });
 
   it('403 client:not_owner for another user and for an admin (no override)', async () => {

@@ -297,6 +297,27 @@ describe('#22 POST /notifications/{notification_reference}/seen', () => {
       expect(await stateOf(user)).toEqual(state);
     });
 
+    it('sends one statement after the token, inside the transaction, first time and repeated', async () => {
+      const { user, as } = await caller();
+      const { n30 } = await timeline(user);
+      for (const round of ['first', 'repeated']) {
+        await t.queries.count(async () => expect((await markSeen(n30.reference, as)).status).toBe(200));
+        const kinds = t.queries.last.map((line) => {
+          const statement = line.replace(/^\[query\] /, '');
+          if (statement.includes('from auth_token t')) return 'token';
+          // The token's first use slides its expiry (src/common/auth/session.ts).
+          if (statement.startsWith('with slid')) return 'token use';
+          if (statement.startsWith('with target as')) return 'mark';
+          return statement.split(' ')[0];
+        });
+        const marking = ['begin', 'mark', 'commit'];
+        expect({ round, kinds }).toEqual({
+          round,
+          kinds: round === 'first' ? ['token', 'token use', ...marking] : ['token', ...marking],
+        });
+      }
+    });
+
     it('does not touch notifications seen before, nor their `updated`', async () => {
       const { user, as } = await caller();
       const seenBefore = await buildNotification(t.orm, user, {
