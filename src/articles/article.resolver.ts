@@ -1,3 +1,4 @@
+import { wrap } from '@mikro-orm/core';
 import DataLoader from 'dataloader';
 import {
   Arg,
@@ -132,7 +133,9 @@ export class ArticleResolver {
   }
 
   @FieldResolver(() => User, { description: 'The author; select is_followed on it (semantics §1.6).' })
-  author(@Root() article: Article, @Ctx() ctx: RequestContext): Promise<User> {
+  author(@Root() article: Article, @Ctx() ctx: RequestContext): User | Promise<User> {
+    // Loaded already by this request (the caller, who mostly edits their own): no query.
+    if (wrap(article.author).isInitialized()) return article.author;
     return usersByReference(ctx).load(article.author.reference);
   }
 

@@ -20,6 +20,7 @@ import { buildPreview, imageUrls } from './document';
 import { generateSlug } from './slug';
 import { likeLiteral } from '../common/like';
 import { readConnection } from '../db/entity-manager';
+import { entityColumns, mapEntityRow } from '../db/entity-rows';
 
 /** Staff roles are exempt from the article rate limits (semantics §1.11). */
 const STAFF = new Set(['moderator', 'admin']);
@@ -146,6 +147,20 @@ function linkTags(em: EntityManager, article: Article, tags: readonly Tag[]): vo
 
 const slugTaken = (em: EntityManager) => async (slug: string) => (await em.count(Article, { slug })) > 0;
 
+/**
+ * {@link findArticle} with the article's row locked for the rest of the transaction, in
+ * one statement (`for no key update`: votes and comments may still point at it).
+ */
+async function lockArticle(em: EntityManager, slug: string): Promise<Article> {
+  const [row] = await em.execute<Record<string, unknown>[]>(
+    `select ${entityColumns(em, Article, 'a')} from article a where a.slug = ? and not a.deleted
+      for no key update`,
+    [slug],
+  );
+  if (!row) throw new AppError('articles:not_found');
+  return mapEntityRow(em, Article, row, 'a')!;
+}
+
 /** Finds a non-deleted article by exact slug (drafts included); 404 `articles:not_found`. */
 export async function findArticle(em: EntityManager, slug: string): Promise<Article> {
   const article = await em.findOne(Article, { slug, deleted: false });
@@ -222,14 +237,12 @@ export function updateArticle(
   input: ArticleInput,
 ): Promise<Article> {
   return em.transactional(async (tx) => {
-    const article = await findArticle(tx, slug);
+    const article = await lockArticle(tx, slug);
     requireArticlePermissions(viewer, 'article:update', 'update:article');
     if (article.author.reference !== viewer.user.reference) {
       requirePermissions(viewer.user, ['article:update_moderator']);
     }
     requireBodyPermissions(viewer, input);
-    await tx.execute('select 1 from article where reference = ? for no key update', [article.reference]);
-    await tx.refresh(article);
     await checkRateLimit(tx, viewer, 'article_update', UPDATE_LIMIT);
     const draft = input.draft ?? true;
     if (!article.draft && draft) throw new AppError('articles:bad_draft');

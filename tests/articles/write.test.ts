@@ -401,6 +401,32 @@ describe('#4 PUT /articles/{slug}', () => {
     expect(actions.map((a) => a.type)).toEqual(['article_create', 'article_update']);
   });
 
+  it('sends a bounded number of statements, whatever the tags; the author comes with the token', async () => {
+    const { as, slug } = await created({ tags: ['anime'] });
+    for (const tags of [['anime'], ['manga', 'novel', 'review'], ['drama', 'isekai']]) {
+      await t.queries.count(async () =>
+        expect((await update(slug, articleBody({ tags }), as)).status).toBe(200),
+      );
+      const statements = t.queries.last.map((line) => line.replace(/^\[query\] /, ''));
+      const kinds = statements
+        // The token's first use slides its expiry (src/common/auth/session.ts).
+        .filter((statement) => !statement.startsWith('with slid'))
+        .map((statement) => {
+          if (statement.includes('from auth_token t')) return 'token';
+          if (statement.includes('from article a where a.slug')) return 'article, locked';
+          return statement.split(' ')[0];
+        });
+      expect(kinds[0]).toBe('token');
+      expect(kinds.filter((kind) => kind === 'article, locked')).toHaveLength(1);
+      expect(statements.filter((statement) => statement.includes('from "user"'))).toEqual([]);
+      // Changed tags add the new ones' insert, the counts and the links; none repeats per tag.
+      expect({ tags, statements: kinds.length }).toEqual({
+        tags,
+        statements: tags.length === 1 ? 11 : 17,
+      });
+    }
+  });
+
   it('records no action when nothing changed; content null detaches', async () => {
     await buildAnime(t.orm, { slug: 'frieren' });
     const { as, slug, user } = await created({ content: { content_type: 'anime', slug: 'frieren' } });
