@@ -41,6 +41,11 @@ export interface Config {
    * percent (`HEAP_GROWTH_PERCENT`); 0 leaves it to V8 (src/heap-policy.ts).
    */
   readonly heapGrowthPercent: number;
+  /**
+   * How many worker processes serve HTTP (`WEB_CONCURRENCY`, node:cluster, src/cluster.ts);
+   * 1: this process serves, with no workers.
+   */
+  readonly webConcurrency: number;
   /** How long opening a database connection may take; below `requestTimeoutMs`. */
   readonly databaseConnectTimeoutMs: number;
   /** How long a request may wait for a pooled database connection; below `requestTimeoutMs`. */
@@ -396,6 +401,7 @@ export function loadConfig(env: Env = process.env): Config {
     compressionMinBytes: integer(env, 'COMPRESSION_MIN_BYTES', 1024, 0, 1073741824),
     requestTimeoutMs,
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 0, 0, 1000),
+    webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
     ...databaseTimeouts(env, requestTimeoutMs),
     graphqlMaxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
     graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 1, 100000000),

@@ -1,9 +1,12 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { createServer, type RequestListener, type Server } from 'node:http';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { buildApp } from './app';
+import { isClusterWorker, isFirstWorker, superviseWorkers } from './cluster';
 import { CLIENT_SECRET_KEY_FILE, openClientSecretBox } from './clients/client-secret-keys';
-import { ConfigError, loadConfig } from './config';
+import { type Config, ConfigError, loadConfig } from './config';
 import { createOrm, type Database, EMBEDDED_DATA_DIR, migrate, openDatabase } from './db/database';
 import { ADVISORY_LOCKS, withSessionLock } from './db/advisory-locks';
 import { EmbeddedPostgresError } from './db/embedded';
@@ -54,11 +57,45 @@ async function releaseFailedStart(
   }
 }
 
+function printDatabase(database: Database): void {
+  console.log(
+    `Database:   ${database.mode === 'embedded' ? `embedded PostgreSQL (${EMBEDDED_DATA_DIR})` : 'DATABASE_URL'}`,
+  );
+}
+
+/** What `npm start` prints once the service listens at `base`: where to find what. */
+async function printAddresses(
+  config: Config,
+  database: Database,
+  em: EntityManager,
+  base: string,
+): Promise<void> {
+  console.log(`REST API:   ${base}/   (reference: ${base}/docs, OpenAPI: ${base}/openapi.json)`);
+  console.log(`GraphQL:    ${base}/graphql   (playground in a browser)`);
+  console.log(`Live:       ${base.replace(/^http/, 'ws')}/graphql   (subscriptions, graphql-ws protocol)`);
+  if (!isClusterWorker(config)) printDatabase(database);
+  if (config.databaseReplicaUrls.length > 0)
+    console.log(
+      `Replicas:   ${config.databaseReplicaUrls.length} (DATABASE_REPLICA_URLS), for anonymous reads`,
+    );
+  console.log(`Email:      ${config.smtpUrl ? 'SMTP (SMTP_URL)' : 'written to the log (SMTP_URL is unset)'}`);
+  console.log(
+    `Secrets:    client secrets sealed with ${config.clientSecretKeys.length > 0 ? 'CLIENT_SECRET_KEY' : `the key in ${CLIENT_SECRET_KEY_FILE} (CLIENT_SECRET_KEY is unset)`}`,
+  );
+  const example = await exampleMangaSlug(em);
+  if (example) console.log(`Try:        ${base}/manga/${example}`);
+}
+
 /** The service: config → database → migrations → demo data → app → listen; clean shutdown on signals. */
 async function main(): Promise<void> {
   const config = loadConfig();
   applyHeapGrowth(config.heapGrowthPercent);
   const log = createLogger(config);
+  if (config.webConcurrency > 1 && cluster.isPrimary) {
+    printDatabase(await superviseWorkers(config, log));
+    console.log(`Workers:    ${config.webConcurrency} processes on one port (WEB_CONCURRENCY)`);
+    return;
+  }
   const clientSecrets = openClientSecretBox(config, { onGenerated: (message) => log.warn(message) });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -97,22 +134,9 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = `http://${config.host}:${port}`;
-  console.log(`REST API:   ${base}/   (reference: ${base}/docs, OpenAPI: ${base}/openapi.json)`);
-  console.log(`GraphQL:    ${base}/graphql   (playground in a browser)`);
-  console.log(`Live:       ${base.replace(/^http/, 'ws')}/graphql   (subscriptions, graphql-ws protocol)`);
-  console.log(
-    `Database:   ${database.mode === 'embedded' ? `embedded PostgreSQL (${EMBEDDED_DATA_DIR})` : 'DATABASE_URL'}`,
-  );
-  if (config.databaseReplicaUrls.length > 0)
-    console.log(
-      `Replicas:   ${config.databaseReplicaUrls.length} (DATABASE_REPLICA_URLS), for anonymous reads`,
-    );
-  console.log(`Email:      ${config.smtpUrl ? 'SMTP (SMTP_URL)' : 'written to the log (SMTP_URL is unset)'}`);
-  console.log(
-    `Secrets:    client secrets sealed with ${config.clientSecretKeys.length > 0 ? 'CLIENT_SECRET_KEY' : `the key in ${CLIENT_SECRET_KEY_FILE} (CLIENT_SECRET_KEY is unset)`}`,
-  );
-  const example = await exampleMangaSlug(orm.em.fork());
-  if (example) console.log(`Try:        ${base}/manga/${example}`);
+  // Workers answer alike: the first says where (the primary named the database).
+  if (!isClusterWorker(config) || isFirstWorker())
+    await printAddresses(config, database, orm.em.fork(), base);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

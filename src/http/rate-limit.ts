@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Redis } from 'ioredis';
 import {
+  RateLimiterCluster,
   RateLimiterMemory,
   RateLimiterRedis,
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { Logger } from 'pino';
+import { isClusterWorker } from '../cluster';
 import { AppError } from '../common/errors/app-error';
 import type { Config } from '../config';
 import { contextOf, type Handler, type Next, pathOf, sendRequestError } from '../http';
@@ -89,10 +91,19 @@ function refuse(req: IncomingMessage, res: ServerResponse, retryAfterMs: number)
   sendRequestError(req, res, new AppError('system:rate_limit'));
 }
 
-/** A limiter of `policy`: in Redis when configured (with an in-memory fallback), else in memory. */
-function createLimiter(policy: Policy, prefix: string, redis: Redis | undefined): RateLimiterAbstract {
+/**
+ * A limiter of `policy`: in Redis when configured (with an in-memory fallback), else in
+ * memory, that of the cluster's primary for a worker (src/cluster.ts), so that the
+ * workers share one budget.
+ */
+function createLimiter(
+  policy: Policy,
+  prefix: string,
+  redis: Redis | undefined,
+  clusterWorker: boolean,
+): RateLimiterAbstract {
   const options = { points: policy.points, duration: policy.windowSeconds, keyPrefix: prefix };
-  if (!redis) return new RateLimiterMemory(options);
+  if (!redis) return clusterWorker ? new RateLimiterCluster(options) : new RateLimiterMemory(options);
   return new RateLimiterRedis({
     ...options,
     storeClient: redis,
@@ -103,8 +114,8 @@ function createLimiter(policy: Policy, prefix: string, redis: Redis | undefined)
 
 /**
  * Per-caller rate limiting (`RATE_LIMIT_POINTS` requests per `RATE_LIMIT_WINDOW_SECONDS`):
- * in memory by default, in Redis when `REDIS_URL` is set so several instances share
- * one budget (with an in-memory fallback while Redis is unreachable). With
+ * in memory by default (the cluster primary's, for workers), in Redis when `REDIS_URL`
+ * is set so several instances share one budget (with an in-memory fallback while Redis is unreachable). With
  * `RATE_LIMIT=off` it does nothing. The REST table tells which paths authenticate.
  */
 export function createRateLimit(config: Config, log: Logger, table: RouteTable): RateLimit {
@@ -117,8 +128,9 @@ export function createRateLimit(config: Config, log: Logger, table: RouteTable):
   const windowSeconds = config.rateLimitWindowSeconds;
   const caller: Policy = { name: 'default', points: config.rateLimitPoints, windowSeconds };
   const ceiling: Policy = { name: 'ip', points: config.rateLimitPoints * IP_CEILING_FACTOR, windowSeconds };
-  const callers = createLimiter(caller, config.rateLimitPrefix, redis);
-  const ceilings = createLimiter(ceiling, `${config.rateLimitPrefix}-ip`, redis);
+  const worker = isClusterWorker(config);
+  const callers = createLimiter(caller, config.rateLimitPrefix, redis, worker);
+  const ceilings = createLimiter(ceiling, `${config.rateLimitPrefix}-ip`, redis, worker);
 
   /** Spends a point of `policy`'s budget under `key`; false when it answered 429. */
   const spend = async (
