@@ -20,7 +20,7 @@ import { buildPreview, imageUrls } from './document';
 import { generateSlug } from './slug';
 import { likeLiteral } from '../common/like';
 import { readConnection } from '../db/entity-manager';
-import { entityColumns, mapEntityRow } from '../db/entity-rows';
+import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
 
 /** Staff roles are exempt from the article rate limits (semantics §1.11). */
 const STAFF = new Set(['moderator', 'admin']);
@@ -152,11 +152,13 @@ const slugTaken = (em: EntityManager) => async (slug: string) => (await em.count
  * one statement (`for no key update`: votes and comments may still point at it).
  */
 async function lockArticle(em: EntityManager, slug: string): Promise<Article> {
-  const [row] = await em.execute<Record<string, unknown>[]>(
-    `select ${entityColumns(em, Article, 'a')} from article a where a.slug = ? and not a.deleted
+  const lock = statementText(
+    em,
+    'articles:lock',
+    () => `select ${entityColumns(em, Article, 'a')} from article a where a.slug = ? and not a.deleted
       for no key update`,
-    [slug],
   );
+  const [row] = await em.execute<Record<string, unknown>[]>(lock, [slug]);
   if (!row) throw new AppError('articles:not_found');
   return mapEntityRow(em, Article, row, 'a')!;
 }

@@ -19,7 +19,7 @@ import {
 } from './client.inputs';
 import { TokenRequest } from './token-request.entity';
 import { likeLiteral } from '../common/like';
-import { entityColumns, mapEntityRow } from '../db/entity-rows';
+import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
 
 /** A user owns at most this many clients (semantics §3.2). */
 export const MAX_CLIENTS = 10;
@@ -27,18 +27,6 @@ export const MAX_CLIENTS = 10;
 /** 96 random bytes in base64url: a 128-character client secret (semantics §1.6), sealed for `reference`. */
 function newSealedSecret(secrets: ClientSecretBox, reference: string): string {
   return secrets.seal(randomBytes(96).toString('base64url'), reference);
-}
-
-/** The statements of this file, made once per entity metadata (`text`: from the entities' columns). */
-const statementTexts = new WeakMap<object, Map<string, string>>();
-
-function statementText(em: EntityManager, name: string, text: () => string): string {
-  const metadata = em.getMetadata();
-  let texts = statementTexts.get(metadata);
-  if (!texts) statementTexts.set(metadata, (texts = new Map()));
-  let known = texts.get(name);
-  if (!known) texts.set(name, (known = text()));
-  return known;
 }
 
 /**
@@ -53,7 +41,7 @@ export async function findClient(
 ): Promise<Client> {
   const read = statementText(
     em,
-    'find',
+    'clients:find',
     () => `select ${entityColumns(em, Client, 'c')}, ${entityColumns(em, User, 'u')}
       from client c join "user" u on u.reference = c.user_reference where c.reference = ?`,
   );
@@ -204,7 +192,7 @@ export function updateClient(
     // Once the owner's clients are locked: the name check and the change in one statement.
     const update = statementText(
       tx,
-      'update',
+      'clients:update',
       () => `update client c set name = coalesce(?, c.name), description = coalesce(?, c.description),
           endpoint = coalesce(?, c.endpoint), sealed_secret = coalesce(?, c.sealed_secret), updated = ?
         where c.reference = ? and not exists (select 1 from client other

@@ -29,6 +29,22 @@ function storedColumns(em: EntityManager, entity: EntityClass<object>): string[]
   return columns;
 }
 
+const statementTexts = new WeakMap<object, Map<string, string>>();
+
+/**
+ * A statement text made of entities' columns, built once per ORM (its metadata) under
+ * `name` (unique in the service): the hot writes and the token look-up send theirs on
+ * every request.
+ */
+export function statementText(em: EntityManager, name: string, build: () => string): string {
+  const metadata = em.getMetadata();
+  let texts = statementTexts.get(metadata);
+  if (!texts) statementTexts.set(metadata, (texts = new Map()));
+  let text = texts.get(name);
+  if (text === undefined) texts.set(name, (text = build()));
+  return text;
+}
+
 /** `<alias>."<column>" as "<alias>__<column>"` for every stored column of `entity`. */
 export function entityColumns(em: EntityManager, entity: EntityClass<object>, alias: string): string {
   return storedColumns(em, entity)

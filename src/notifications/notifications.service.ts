@@ -5,7 +5,7 @@ import { type ListQuery, listPage } from '../common/pagination/paged-query';
 import type { Page, PageArgs } from '../common/pagination/pagination';
 import { concatSql, sql, type SqlFragment } from '../db/sql';
 import { outboxOf } from '../db/entity-manager';
-import { entityColumns, mapEntityRow } from '../db/entity-rows';
+import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
 import { User } from '../accounts/user.entity';
 import { Notification } from './notification.entity';
 
@@ -37,17 +37,12 @@ export async function countUnseen(em: EntityManager, viewer: Viewer): Promise<nu
   return em.count(Notification, { user: viewer.user.reference, seen: false });
 }
 
-const SEEN_SCOPES = ['seen:notification'];
-
-/** #22's statement text, made once per entity metadata (see {@link markNotificationSeen}). */
-const markTexts = new WeakMap<object, string>();
-
+/** #22's statement: the target read, and the caller's unseen ones up to it marked. */
 function markText(em: EntityManager): string {
-  const metadata = em.getMetadata();
-  let text = markTexts.get(metadata);
-  if (!text) {
-    // The target read, and the caller's unseen ones up to it marked, in one statement.
-    text = `with target as (select * from notification where reference = ?),
+  return statementText(
+    em,
+    'notifications:mark-seen',
+    () => `with target as (select * from notification where reference = ?),
       marked as (
         update notification m set seen = true, updated = ?
          where m.user_reference = ? and not m.seen and m.created <= (select created from target)
@@ -55,10 +50,8 @@ function markText(em: EntityManager): string {
       select ${entityColumns(em, Notification, 'n')}, ${entityColumns(em, User, 'i')},
         (select count(*) from marked)::integer as marked,
         exists (select 1 from marked where reference = n.reference) as target_marked
-      from target n left join "user" i on i.reference = n.initiator_user_reference`;
-    markTexts.set(metadata, text);
-  }
-  return text;
+      from target n left join "user" i on i.reference = n.initiator_user_reference`,
+  );
 }
 
 /**
@@ -82,7 +75,7 @@ export function markNotificationSeen(
     const user = viewer.user.reference;
     const [row] = await tx.execute<Record<string, unknown>[]>(markText(tx), [reference, at, user]);
     if (!row) throw new AppError('notification:not_found');
-    requireScopes(viewer, SEEN_SCOPES);
+    requireScopes(viewer, ['seen:notification']);
     if (row.n__user_reference !== user) throw new AppError('notification:not_owner');
     // A marked target takes the written values as its stored state.
     if (row.target_marked) Object.assign(row, { n__seen: true, n__updated: at });

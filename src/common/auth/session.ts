@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuthToken } from '../../accounts/auth-token.entity';
 import { User } from '../../accounts/user.entity';
 import { Client } from '../../clients/client.entity';
-import { entityColumns, mapEntityRow } from '../../db/entity-rows';
+import { entityColumns, mapEntityRow, statementText } from '../../db/entity-rows';
 import { queryRows, sql } from '../../db/sql';
 import { AppError } from '../errors/app-error';
 import { coversScopes } from './scopes';
@@ -21,26 +21,22 @@ export const TOKEN_SLIDING_LIFETIME_MS = 30 * DAY_MS;
 const SLIDE_SLACK_MS = 5 * 60 * 1000;
 const LAST_ACTIVE_STEP_MS = 5 * 60 * 1000;
 
+/** The token look-up (a hot path: every request with a token). */
+function tokenLookUp(em: EntityManager): string {
+  return statementText(
+    em,
+    'auth:token',
+    () => `select ${entityColumns(em, AuthToken, 't')}, ${entityColumns(em, User, 'u')}, ${entityColumns(em, Client, 'c')}
+      from auth_token t join "user" u on u.reference = t.user_reference
+      left join client c on c.reference = t.client_reference
+      where t.secret_hash = ?`,
+  );
+}
+
 /**
  * The caller of one request, resolved lazily from the raw `auth` value: routes
  * without authentication never resolve it (no errors, no side effects).
  */
-const lookUpTexts = new WeakMap<object, string>();
-
-/** The token look-up's text, built once per entity metadata (a hot path: every request with a token). */
-function tokenLookUp(em: EntityManager): string {
-  const metadata = em.getMetadata();
-  let text = lookUpTexts.get(metadata);
-  if (!text) {
-    text = `select ${entityColumns(em, AuthToken, 't')}, ${entityColumns(em, User, 'u')}, ${entityColumns(em, Client, 'c')}
-      from auth_token t join "user" u on u.reference = t.user_reference
-      left join client c on c.reference = t.client_reference
-      where t.secret_hash = ?`;
-    lookUpTexts.set(metadata, text);
-  }
-  return text;
-}
-
 export class AuthSession {
   private stored?: Promise<AuthToken | null>;
   private resolution?: Promise<Resolution>;
