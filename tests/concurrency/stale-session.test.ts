@@ -1,8 +1,7 @@
+import { requestContext } from '../setup/request-context';
 import { OperationTypeNode } from 'graphql';
-import pino from 'pino';
 import { User } from '../../src/accounts/user.entity';
 import { AuthSession } from '../../src/common/auth/session';
-import { RequestContext } from '../../src/context';
 import { AuthToken } from '../../src/accounts/auth-token.entity';
 import { animeSlugs, buildCollection, collectionBody } from '../collections/helpers';
 import { buildToken, buildUser } from '../factories';
@@ -73,15 +72,7 @@ describe('a burst of reads by users whose sessions are stale', () => {
 
   it("never flushes what a query's entities hold changed: a read does not write", async () => {
     const user = await buildUser(t.orm, { description: 'as stored' });
-    const ctx = new RequestContext(
-      t.orm.em,
-      'read',
-      'en',
-      pino({ level: 'silent' }),
-      undefined,
-      undefined as never,
-      undefined,
-    );
+    const ctx = requestContext(t.orm.em, 'read');
     ctx.chooseReads(OperationTypeNode.QUERY);
     const loaded = await ctx.em.findOneOrFail(User, { reference: user.reference });
     loaded.description = 'changed in memory';

@@ -1,10 +1,9 @@
+import { requestContext } from '../setup/request-context';
 import type { Knex } from '@mikro-orm/postgresql';
 import { getOperationAST, GraphQLError, parse } from 'graphql';
 import pg from 'pg';
-import pino from 'pino';
 import { User } from '../../src/accounts/user.entity';
 import { AppError } from '../../src/common/errors/app-error';
-import { RequestContext } from '../../src/context';
 import { executeMutation } from '../../src/graphql/database-plugin';
 import { animeSlugs, buildCollection, collectionBody } from '../collections/helpers';
 import { buildManga, buildToken, buildUser } from '../factories';
@@ -79,15 +78,7 @@ describe('database sessions the server terminates under load', () => {
 
   it('answers 503 when the session ends inside a mutation, though its next statement only meets a completed transaction', async () => {
     const user = await buildUser(t.orm);
-    const ctx = new RequestContext(
-      t.orm.em,
-      'lost',
-      'en',
-      pino({ level: 'silent' }),
-      undefined,
-      undefined as never,
-      undefined,
-    );
+    const ctx = requestContext(t.orm.em, 'lost');
     let statementFailure: unknown;
     // Two root fields: the service's transaction is a savepoint, sent on the dead connection.
     const operation = getOperationAST(parse('mutation { first second }'))!;

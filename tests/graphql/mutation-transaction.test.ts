@@ -1,3 +1,4 @@
+import { requestContext } from '../setup/request-context';
 import { EntityManager } from '@mikro-orm/core';
 import type DataLoader from 'dataloader';
 import type { RequestListener } from 'node:http';
@@ -179,15 +180,7 @@ describe('the services inside the request transaction', () => {
 
   it('roll all of the request back when its one root field fails after writing part of its work', async () => {
     const user = await buildUser(t.orm, { description: 'before' });
-    const ctx = new RequestContext(
-      t.orm.em,
-      'joined',
-      'en',
-      pino({ level: 'silent' }),
-      undefined,
-      undefined as never,
-      undefined,
-    );
+    const ctx = requestContext(t.orm.em, 'joined');
     const operation = getOperationAST(parse('mutation { followUser(username: "x") { follow } }'))!;
     const refusal = new AppError('user:not_found');
     const result = await executeMutation(ctx, operation, async () => {

@@ -1,3 +1,4 @@
+import { requestContext } from '../setup/request-context';
 import {
   execute,
   getNamedType,
@@ -10,7 +11,6 @@ import {
   OperationTypeNode,
   parse,
 } from 'graphql';
-import pino from 'pino';
 import { getMetadataStorage } from 'type-graphql';
 import type { Anime } from '../../src/catalog/anime.entity';
 import type { Manga } from '../../src/catalog/manga.entity';
@@ -19,7 +19,6 @@ import { User } from '../../src/accounts/user.entity';
 import { AppError } from '../../src/common/errors/app-error';
 import { asAppError } from '../../src/common/errors/render';
 import { loadConfig } from '../../src/config';
-import { RequestContext } from '../../src/context';
 import { createOrm } from '../../src/db/database';
 import { queryRows, sql } from '../../src/db/sql';
 import { graphqlLimitsOf } from '../../src/graphql/limits';
@@ -90,15 +89,7 @@ async function viaResolvers(
   token: string | undefined,
 ): Promise<{ json?: string; error?: AppError }> {
   const prepared = runner.prepare(route.document, route.rootField);
-  const ctx = new RequestContext(
-    t.orm.em,
-    'resolvers',
-    'en',
-    pino({ level: 'silent' }),
-    token,
-    undefined as never,
-    undefined,
-  );
+  const ctx = requestContext(t.orm.em, 'resolvers', { token });
   ctx.chooseReads(prepared.operation.operation);
   try {
     return { json: await runner.run({ ...prepared, compiled: undefined }, variables, ctx) };
@@ -164,15 +155,7 @@ async function expectPagesBothWays(
 
 /** The document executed by its resolvers (graphql-js, no plan). */
 async function executed(document: string, variables: Record<string, unknown>, token?: string) {
-  const ctx = new RequestContext(
-    t.orm.em,
-    'executed',
-    'en',
-    pino({ level: 'silent' }),
-    token,
-    undefined as never,
-    undefined,
-  );
+  const ctx = requestContext(t.orm.em, 'executed', { token });
   ctx.chooseReads(OperationTypeNode.QUERY);
   return execute({
     schema: runner.schema,

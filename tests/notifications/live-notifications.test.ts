@@ -1,3 +1,4 @@
+import { requestContext } from '../setup/request-context';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -5,15 +6,13 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { type Client, type ClientOptions, createClient } from 'graphql-ws';
-import type { Logger } from 'pino';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { getOperationAST, parse } from 'graphql';
 import WebSocket from 'ws';
 import type { User } from '../../src/accounts/user.entity';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import type { SubscriptionServer } from '../../src/graphql/subscriptions';
-import { RequestContext } from '../../src/context';
 import { createFollow } from '../../src/follows/follow.service';
 import { operationCost } from '../../src/graphql/limits';
 import { createLogger } from '../../src/logger';
@@ -276,16 +275,7 @@ describe.each([
     await connected(b.url, followedToken);
 
     // A request's transaction on instance A that creates the notification, then rolls back.
-    const ctx = new RequestContext(
-      a.orm.em,
-      'rolled-back',
-      'en',
-      createLogger(loadConfig({ LOG_LEVEL: 'silent' })),
-      undefined,
-      undefined as never,
-      undefined,
-      a.built.notifications,
-    );
+    const ctx = requestContext(a.orm.em, 'rolled-back', { notifications: a.built.notifications });
     await ctx.transaction.begin({ joined: false });
     await createFollow(ctx.em, follower, followed);
     await ctx.transaction.rollback();
