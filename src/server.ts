@@ -1,10 +1,9 @@
 import 'reflect-metadata';
-import cluster from 'node:cluster';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { buildApp } from './app';
-import { isClusterWorker, isFirstWorker, superviseWorkers } from './cluster';
+import { isClusterSupervisor, isClusterWorker, isFirstWorker, superviseWorkers } from './cluster';
 import { CLIENT_SECRET_KEY_FILE, openClientSecretBox } from './clients/client-secret-keys';
 import { type Config, ConfigError, loadConfig } from './config';
 import { createOrm, type Database, EMBEDDED_DATA_DIR, migrate, openDatabase } from './db/database';
@@ -57,6 +56,7 @@ async function releaseFailedStart(
   }
 }
 
+/** Which database the service runs on (the supervisor's line, with workers). */
 function printDatabase(database: Database): void {
   console.log(
     `Database:   ${database.mode === 'embedded' ? `embedded PostgreSQL (${EMBEDDED_DATA_DIR})` : 'DATABASE_URL'}`,
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   applyHeapGrowth(config.heapGrowthPercent);
   const log = createLogger(config);
-  if (config.webConcurrency > 1 && cluster.isPrimary) {
+  if (isClusterSupervisor(config)) {
     printDatabase(await superviseWorkers(config, log));
     console.log(`Workers:    ${config.webConcurrency} processes on one port (WEB_CONCURRENCY)`);
     return;

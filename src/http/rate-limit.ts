@@ -93,7 +93,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, retryAfterMs: number)
 
 /**
  * A limiter of `policy`: in Redis when configured (with an in-memory fallback), else in
- * memory, that of the cluster's primary for a worker (src/cluster.ts), so that the
+ * memory, that of the cluster's supervisor for a worker (src/cluster.ts), so that the
  * workers share one budget.
  */
 function createLimiter(
@@ -114,9 +114,10 @@ function createLimiter(
 
 /**
  * Per-caller rate limiting (`RATE_LIMIT_POINTS` requests per `RATE_LIMIT_WINDOW_SECONDS`):
- * in memory by default (the cluster primary's, for workers), in Redis when `REDIS_URL`
- * is set so several instances share one budget (with an in-memory fallback while Redis is unreachable). With
- * `RATE_LIMIT=off` it does nothing. The REST table tells which paths authenticate.
+ * in memory by default (the cluster supervisor's, for workers), in Redis when
+ * `REDIS_URL` is set so several instances share one budget (with an in-memory fallback
+ * while Redis is unreachable). With `RATE_LIMIT=off` it does nothing. The REST table
+ * tells which paths authenticate.
  */
 export function createRateLimit(config: Config, log: Logger, table: RouteTable): RateLimit {
   if (!config.rateLimit) return { handler: (_req, _res, next) => next(), close: async () => {} };
