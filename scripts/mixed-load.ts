@@ -1,16 +1,14 @@
 import 'reflect-metadata';
 import { type ChildProcess, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import pino from 'pino';
 import { User } from '../src/accounts/user.entity';
 import { issueToken } from '../src/accounts/tokens';
-import { openClientSecretBox } from '../src/clients/client-secret-keys';
-import { loadConfig } from '../src/config';
-import { createOrm, ensureDatabase, migrate } from '../src/db/database';
+import { createOrm, ensureDatabase } from '../src/db/database';
 import { freeLoopbackPort, startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
-import { seedDemoData } from '../src/import/demo-data';
 import { restRoutes } from '../src/rest/routes';
 import { startService } from './bench-service';
 
@@ -28,10 +26,18 @@ import { startService } from './bench-service';
  * DATABASE_URL names the server (the database `catalog_mixed` is used on it, demo data
  * loaded once at MIXED_SCALE); unset, an embedded PostgreSQL under .data/. MIXED_SECONDS
  * (default 180) and MIXED_CONNECTIONS (default 64) size the run.
+ *
+ * MIXED_BASELINE=<revision> runs the same load against that revision first (built in a
+ * worktree of its own under the system's temporary folder, on a database of its own that
+ * the revision migrates and seeds itself) and prints this checkout's throughput as a
+ * multiple of the revision's.
  */
 const SECONDS = Number(process.env.MIXED_SECONDS ?? '180');
 const CONNECTIONS = Number(process.env.MIXED_CONNECTIONS ?? '64');
 const SCALE = Number(process.env.MIXED_SCALE ?? '1');
+const BASELINE = process.env.MIXED_BASELINE;
+/** The most a route's 99th percentile may take under this load. */
+const P99_TARGET_MS = 250;
 /** Shared by every client's article: two at a time, so that re-tagging moves contended counters. */
 const TAGS = ['alpha', 'beta', 'gamma', 'delta'];
 /** Of every 100 requests, this many write. */
@@ -76,6 +82,9 @@ interface Outcome {
   ms: number;
 }
 
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+
 class Stats {
   private readonly routes = new Map<string, { latencies: number[]; statuses: Map<number, number> }>();
   readonly serverErrors: string[] = [];
@@ -110,9 +119,17 @@ class Stats {
     return count;
   }
 
+  /** The route whose 99th percentile is the slowest, and that percentile. */
+  get slowestP99(): { route: string; ms: number } {
+    let slowest = { route: '', ms: 0 };
+    for (const [route, { latencies }] of this.routes) {
+      const ms = percentile([...latencies].sort((a, b) => a - b), 99);
+      if (ms > slowest.ms) slowest = { route, ms };
+    }
+    return slowest;
+  }
+
   print(seconds: number): void {
-    const percentile = (sorted: number[], p: number) =>
-      sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
     console.log(
       `${'route'.padEnd(34)}${'requests'.padStart(9)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}  statuses`,
     );
@@ -131,22 +148,56 @@ class Stats {
   }
 }
 
-async function mixedDatabase(): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
-  if (process.env.DATABASE_URL)
-    return { url: await ensureDatabase(process.env.DATABASE_URL, 'catalog_mixed') };
+/** The PostgreSQL server the loads run on: DATABASE_URL's, else an embedded one. */
+async function databaseServer(): Promise<{ serverUrl: string; embedded?: EmbeddedDatabase }> {
+  if (process.env.DATABASE_URL) return { serverUrl: process.env.DATABASE_URL };
   const embedded = await startEmbeddedPostgres({ dataDir: resolve('.data/bench-postgres') });
-  return { url: await ensureDatabase(embedded.serverUrl, 'catalog_mixed'), embedded };
+  return { serverUrl: embedded.serverUrl, embedded };
+}
+
+/** A built checkout of `revision` of this repository, made once (worktree, `npm ci`, build). */
+function baselineCheckout(revision: string): { checkout: string; commit: string } {
+  const commit = execFileSync('git', ['rev-parse', '--short', `${revision}^{commit}`]).toString().trim();
+  const checkout = join(tmpdir(), `catalog-baseline-${commit}`);
+  if (!existsSync(join(checkout, 'dist/src/main.js'))) {
+    console.log(`building ${commit} in ${checkout} ...`);
+    if (!existsSync(checkout)) execFileSync('git', ['worktree', 'add', '--force', '--detach', checkout, commit]);
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: checkout, stdio: 'ignore' });
+    execFileSync('npm', ['run', 'build'], { cwd: checkout, stdio: 'ignore' });
+  }
+  return { checkout, commit };
+}
+
+/**
+ * The database `name` on the server, migrated by `checkout`'s own command and, when it
+ * holds no catalog yet, seeded by its demo-data command at MIXED_SCALE: each revision
+ * gets the schema it was written for.
+ */
+async function checkoutDatabase(checkout: string, serverUrl: string, name: string): Promise<string> {
+  const url = await ensureDatabase(serverUrl, name);
+  const orm = await createOrm(url);
+  const [{ migrated }] = await orm.em
+    .getConnection()
+    .execute<{ migrated: boolean }[]>(`select to_regclass('anime') is not null as migrated`);
+  const [{ titles }] = migrated
+    ? await orm.em.getConnection().execute<{ titles: string }[]>(`select count(*) as titles from anime`)
+    : [{ titles: '0' }];
+  await orm.close();
+  const command =
+    Number(titles) === 0
+      ? ['dist/src/import/demo-cli.js', '--scale', String(SCALE)]
+      : ['dist/src/db/migrate-cli.js'];
+  if (Number(titles) === 0) console.log(`loading demo data at scale ${SCALE} into ${name} ...`);
+  execFileSync(process.execPath, command, {
+    cwd: checkout,
+    env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return url;
 }
 
 async function prepare(orm: MikroORM): Promise<{ catalog: Catalog; users: LoadUser[] }> {
-  const clientSecrets = openClientSecretBox(loadConfig());
-  await migrate(orm, clientSecrets);
   const connection = orm.em.getConnection();
-  const [{ titles }] = await connection.execute<{ titles: string }[]>(`select count(*) as titles from anime`);
-  if (Number(titles) === 0) {
-    console.log(`loading demo data at scale ${SCALE} ...`);
-    await seedDemoData(orm, pino({ level: 'warn' }), clientSecrets, { scale: SCALE });
-  }
   const slugs = async (sql: string) => (await connection.execute<{ v: string }[]>(sql)).map((row) => row.v);
   const catalog: Catalog = {
     anime: await slugs(`select slug as v from anime where not deleted order by slug limit 200`),
@@ -523,14 +574,21 @@ async function verify(orm: MikroORM, ack: Acknowledged): Promise<string[]> {
   return problems;
 }
 
-async function main(): Promise<number> {
-  const { url, embedded } = await mixedDatabase();
+interface LoadResult {
+  requestsPerSecond: number;
+  slowestP99: { route: string; ms: number };
+  /** No 5xx, no lost or wrong write, no drifted counter. */
+  sound: boolean;
+}
+
+/** The load against `checkout`'s service on `url`, then the check of what it acknowledged. */
+async function runLoad(checkout: string, url: string): Promise<LoadResult> {
   const orm = await createOrm(url);
   let service: ChildProcess | undefined;
   try {
     const { catalog, users } = await prepare(orm);
     const port = await freeLoopbackPort();
-    service = await startService(url, port);
+    service = await startService(url, port, checkout);
     console.log(
       `${CONNECTIONS} clients, each its own user, for ${SECONDS} s; ${WRITE_PERCENT}% writes, REST and /graphql\n`,
     );
@@ -564,9 +622,9 @@ async function main(): Promise<number> {
         ),
       ),
     );
-    const seconds = Math.round((Date.now() - started) / 1000);
+    const seconds = (Date.now() - started) / 1000;
     const rss = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(service.pid)]));
-    stats.print(seconds);
+    stats.print(Math.round(seconds));
     console.log(`service RSS after the load: ${Math.round(rss / 1024)} MB`);
 
     const problems = await verify(orm, ack);
@@ -577,11 +635,41 @@ async function main(): Promise<number> {
       `HTTP 5xx: ${stats.fiveHundreds}; lost or wrong writes and drifted counters: ${problems.length}`,
     );
     for (const line of [...stats.serverErrors, ...problems.slice(0, 20)]) console.log(`  ${line}`);
-    return stats.fiveHundreds === 0 && problems.length === 0 ? 0 : 1;
+    return {
+      requestsPerSecond: stats.total / seconds,
+      slowestP99: stats.slowestP99,
+      sound: stats.fiveHundreds === 0 && problems.length === 0,
+    };
   } finally {
     service?.kill('SIGTERM');
-    agent.destroy();
     await orm.close();
+  }
+}
+
+async function main(): Promise<number> {
+  const { serverUrl, embedded } = await databaseServer();
+  try {
+    const baseline = BASELINE
+      ? await (async () => {
+          const { checkout, commit } = baselineCheckout(BASELINE);
+          const url = await checkoutDatabase(checkout, serverUrl, `catalog_mixed_${commit}`);
+          console.log(`\nbaseline ${commit}:`);
+          return runLoad(checkout, url);
+        })()
+      : undefined;
+    if (baseline) console.log(`\nthis checkout:`);
+    const result = await runLoad('.', await checkoutDatabase('.', serverUrl, 'catalog_mixed'));
+    const { route, ms } = result.slowestP99;
+    console.log(
+      `\nslowest p99: ${route} ${ms.toFixed(0)} ms (target ≤ ${P99_TARGET_MS} ms: ${ms <= P99_TARGET_MS ? 'met' : 'missed'})`,
+    );
+    if (baseline)
+      console.log(
+        `throughput: ${result.requestsPerSecond.toFixed(0)} requests/s, ${(result.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}× ${BASELINE}'s ${baseline.requestsPerSecond.toFixed(0)}`,
+      );
+    return result.sound ? 0 : 1;
+  } finally {
+    agent.destroy();
     await embedded?.stop();
   }
 }

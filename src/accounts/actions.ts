@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ActionType } from '../common/enums';
+import { sql, type SqlFragment } from '../db/sql';
 import { ActionRecord } from './action-record.entity';
 import { User } from './user.entity';
 
@@ -21,3 +22,13 @@ export function recordAction(
     created: new Date(),
   });
 }
+
+/** {@link recordAction} as a statement of its own, for a write that sends its effects beside it (`writeWithEffects`). */
+export const actionRecordSql = (user: string, type: ActionType, target: string | null): SqlFragment =>
+  sql(
+    'insert into action_record (type, user_reference, target, created) values (?, ?, ?, ?)',
+    type,
+    user,
+    target,
+    new Date(),
+  );

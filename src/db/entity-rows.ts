@@ -9,24 +9,47 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * stored values converted as a find converts them).
  */
 
-const columnsOf = new WeakMap<object, string[]>();
+/** A value a row holds for an entity: its data key, and its SQL for a table alias. */
+interface SelectedValue {
+  key: string;
+  sql: (alias: string) => string;
+}
 
-/** The stored columns of `entity` (scalars and owning references), read from its metadata once. */
-function storedColumns(em: EntityManager, entity: EntityClass<object>): string[] {
+const valuesOf = new WeakMap<object, SelectedValue[]>();
+
+/**
+ * What a find of `entity` selects, read from its metadata once: the stored columns
+ * (scalars and owning references) and the eager formulas (a title's `native_score`).
+ */
+function selectedValues(em: EntityManager, entity: EntityClass<object>): SelectedValue[] {
   const meta = em.getMetadata().get(entity.name);
-  let columns = columnsOf.get(meta);
-  if (!columns) {
-    columns = meta.props
-      .filter(
-        (prop) =>
-          (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE) &&
-          prop.persist !== false &&
-          !prop.formula,
-      )
-      .flatMap((prop) => prop.fieldNames);
-    columnsOf.set(meta, columns);
+  let values = valuesOf.get(meta);
+  if (!values) {
+    values = [
+      ...meta.props
+        .filter(
+          (prop) =>
+            (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE) &&
+            prop.persist !== false &&
+            !prop.formula,
+        )
+        .flatMap((prop) => prop.fieldNames)
+        .map((column) => ({ key: column, sql: (alias: string) => `${alias}."${column}"` })),
+      // A formula is not persisted: it is computed as each find selects it.
+      ...meta.props
+        .filter((prop) => prop.formula && !prop.lazy)
+        .map((prop) => ({
+          key: prop.name,
+          sql: (alias: string) =>
+            prop.formula!(
+              { alias, name: meta.tableName, qualifiedName: meta.tableName, toString: () => alias },
+              meta.createColumnMappingObject(),
+            ),
+        })),
+    ];
+    valuesOf.set(meta, values);
   }
-  return columns;
+  return values;
 }
 
 const statementTexts = new WeakMap<object, Map<string, string>>();
@@ -45,10 +68,10 @@ export function statementText(em: EntityManager, name: string, build: () => stri
   return text;
 }
 
-/** `<alias>."<column>" as "<alias>__<column>"` for every stored column of `entity`. */
+/** `<value> as "<alias>__<key>"` for every value a find of `entity` selects (see {@link selectedValues}). */
 export function entityColumns(em: EntityManager, entity: EntityClass<object>, alias: string): string {
-  return storedColumns(em, entity)
-    .map((column) => `${alias}."${column}" as "${alias}__${column}"`)
+  return selectedValues(em, entity)
+    .map(({ key, sql }) => `${sql(alias)} as "${alias}__${key}"`)
     .join(', ');
 }
 
@@ -60,7 +83,7 @@ export function mapEntityRow<T extends object>(
   alias: string,
 ): T | null {
   const data: Record<string, unknown> = {};
-  for (const column of storedColumns(em, entity)) data[column] = row[`${alias}__${column}`];
+  for (const { key } of selectedValues(em, entity)) data[key] = row[`${alias}__${key}`];
   const primaryKeys = em.getMetadata().get(entity.name).primaryKeys;
   if (primaryKeys.every((key) => data[key] === null || data[key] === undefined)) return null;
   return em.map(entity, data as EntityDictionary<T>);

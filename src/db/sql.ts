@@ -160,3 +160,25 @@ export async function queryRows<Row extends QueryResultRow>(
   const connection = em.getConnection(type) as PostgreSqlConnection;
   return connection instanceof ReplicaConnection ? connection.orPrimary(run) : run(connection);
 }
+
+/**
+ * `write` (an insert, update or delete with `returning`) and `effects` (the writes that go
+ * with it: counters, an action record) as one statement of common table expressions, so
+ * a write costs one round trip; answers `write`'s first returned row. Every part sees the
+ * same snapshot: an effect must not depend on what another part writes.
+ */
+export async function writeWithEffects(
+  em: EntityManager,
+  write: SqlFragment,
+  effects: readonly SqlFragment[],
+): Promise<Record<string, unknown> | undefined> {
+  const statement = concatSql(
+    'with written as (',
+    write,
+    ')',
+    ...effects.flatMap((effect, i) => [`, effect_${i} as (`, effect, ')']),
+    ' select * from written',
+  );
+  const [row] = await em.execute<Record<string, unknown>[]>(statement.sql, statement.params);
+  return row;
+}

@@ -1,17 +1,41 @@
-import { raw, type EntityManager } from '@mikro-orm/postgresql';
-import { User } from '../accounts/user.entity';
+import { randomUUID } from 'node:crypto';
+import type { EntityClass } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { titleEntity, type TitleOf } from '../catalog/catalog.service';
 import type { Viewer } from '../common/auth/session';
+import type { ActionType, TitleContentType } from '../common/enums';
+import { AppError } from '../common/errors/app-error';
+import type { ErrorCode } from '../common/errors/catalog';
+import { actionRecordSql } from '../accounts/actions';
+import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
+import { sql, type SqlFragment, writeWithEffects } from '../db/sql';
 import type { ListEntry } from './list-entry.entity';
 import type { ListEntryInputFields } from './list-entry.types';
+import { nativeScoreMove } from './native-score.service';
 
 // Rules shared by watch and read entries (§3.4 applies "date rules, replacement,
-// creation and completion rules as for watch entries").
+// creation and completion rules as for watch entries"), and the statements that
+// write them: a list write sends the lock, one look-up and one write (plus the
+// title's new native score when it moved), without the unit of work.
+
+/** Where one kind of list entry lives: its entity and table, and the title it points at. */
+export interface ListEntryKind<E extends ListEntry, K extends TitleContentType = TitleContentType> {
+  entity: EntityClass<E>;
+  table: 'watch_entry' | 'read_entry';
+  title: K;
+  /** The entry's column that points at its title. */
+  titleColumn: `${K}_reference`;
+  /** The stored fields a write may change, to tell whether it changed anything. */
+  fields: readonly string[];
+  notFound: ErrorCode;
+  actions: { create: ActionType; update: ActionType; delete: ActionType };
+}
 
 const dateOf = (seconds: number): Date => new Date(seconds * 1000);
 
 /**
- * Applies the fields every list entry shares, with the entry's creation and
- * completion rules (§3.3), at time `at`.
+ * The values every list entry shares, after the body and the entry's creation and
+ * completion rules (§3.3) at time `at`; `existing` is the stored entry, if any.
  *
  * Reading of the spec where it is open:
  * - `note` and `score` are replaced like every other visible field: omitted → null / 0.
@@ -26,41 +50,134 @@ const dateOf = (seconds: number): Date => new Date(seconds * 1000);
  * - Completion: status `completed` with no `end_date` after applying the body sets
  *   `end_date` to now; an earlier completion date is kept.
  */
-export function applyListEntryInput(
-  entry: ListEntry,
+export function listEntryValues(
+  existing: ListEntry | null,
   input: ListEntryInputFields,
-  { created, completed, at }: { created: boolean; completed: boolean; at: Date },
-): void {
-  entry.note = input.note ?? null;
-  entry.score = input.score ?? 0;
-  if (input.start_date !== undefined) entry.start_date = dateOf(input.start_date);
-  if (input.end_date !== undefined) entry.end_date = dateOf(input.end_date);
-  if (created && entry.start_date === null) entry.start_date = at;
-  if (completed && entry.end_date === null) entry.end_date = at;
-  entry.updated = at;
+  { completed, at }: { completed: boolean; at: Date },
+): Pick<ListEntry, 'note' | 'score' | 'start_date' | 'end_date' | 'updated'> {
+  const start = input.start_date === undefined ? (existing?.start_date ?? null) : dateOf(input.start_date);
+  const end = input.end_date === undefined ? (existing?.end_date ?? null) : dateOf(input.end_date);
+  return {
+    note: input.note ?? null,
+    score: input.score ?? 0,
+    start_date: !existing && start === null ? at : start,
+    end_date: completed && end === null ? at : end,
+    updated: at,
+  };
 }
 
-/** A comparable copy of an entry's stored fields, to tell whether a write changed anything. */
-export function entryState(entry: ListEntry, fields: readonly string[]): string {
+/** A comparable copy of an entry's stored `fields`, to tell whether a write changed anything. */
+function entryState(entry: object, fields: readonly string[]): string {
   const values = fields.map((field) => {
-    const value = (entry as unknown as Record<string, unknown>)[field];
+    const value = (entry as Record<string, unknown>)[field];
     return value instanceof Date ? value.getTime() : (value ?? null);
   });
   return JSON.stringify(values);
 }
 
 /**
- * Sets the caller's list change time (§6.4 User `updated`). As the transaction's
- * first write it also locks the user's row, so that concurrent writes to one user's
- * lists run one after another (no duplicate entries, no lost score deltas).
+ * Sets the caller's list change time (§6.4 User `updated`), then finds the title by
+ * `slug` (not deleted) with the caller's entry for it: two statements. As the
+ * transaction's first write the time also locks the user's row, so that concurrent
+ * writes to one user's lists run one after another (no duplicate entries, no lost
+ * score deltas), and the look-up after it sees the entry as the last of them left it.
  * The time only moves forward: `at` is read before the lock is granted, so a write
  * that waited for the lock may carry an older time than the one committed before it,
  * and the user's time must never fall behind their newest entry.
  */
-export async function touchLists(em: EntityManager, viewer: Viewer, at: Date): Promise<void> {
-  await em.nativeUpdate(
-    User,
-    { reference: viewer.user.reference },
-    { lists_updated: raw('greatest(lists_updated, ?)', [at]) },
+export async function lockListsAndFind<E extends ListEntry, K extends TitleContentType>(
+  tx: EntityManager,
+  viewer: Viewer,
+  kind: ListEntryKind<E, K>,
+  slug: string,
+  at: Date,
+): Promise<{ title: TitleOf[K]; entry: E | null }> {
+  await tx.execute('update "user" set lists_updated = greatest(lists_updated, ?) where reference = ?', [
+    at,
+    viewer.user.reference,
+  ]);
+  const find = statementText(
+    tx,
+    `lists:find:${kind.table}:${kind.title}`,
+    () => `select ${entityColumns(tx, titleEntity(kind.title), 't')}, ${entityColumns(tx, kind.entity, 'e')}
+      from "${kind.title}" t left join "${kind.table}" e on e."${kind.titleColumn}" = t.reference and e.user_reference = ?
+     where t.slug = ? and not t.deleted`,
   );
+  const [row] = await tx.execute<Record<string, unknown>[]>(find, [viewer.user.reference, slug]);
+  if (!row) throw new AppError(kind.notFound);
+  return {
+    title: mapEntityRow(tx, titleEntity(kind.title), row, 't')!,
+    entry: mapEntityRow(tx, kind.entity, row, 'e'),
+  };
+}
+
+/**
+ * Creates the caller's entry for `title` from `values` (its stored columns), or
+ * replaces `existing`'s, with the title's native score and the action record, in one
+ * statement; returns the entry as stored. A moved native score is read back (the
+ * baseline it depends on moved in the same statement), so the answer shows it.
+ */
+export async function writeListEntry<E extends ListEntry, K extends TitleContentType>(
+  tx: EntityManager,
+  viewer: Viewer,
+  kind: ListEntryKind<E, K>,
+  title: TitleOf[K],
+  existing: E | null,
+  values: Record<string, unknown>,
+): Promise<E> {
+  const columns = entityColumns(tx, kind.entity, 'e');
+  const names = Object.keys(values).map((column) => `"${column}"`);
+  const entryWrite = existing
+    ? sql(
+        `update "${kind.table}" e set ${names.map((name) => `${name} = ?`).join(', ')}
+          where e.reference = ? returning ${columns}`,
+        ...Object.values(values),
+        existing.reference,
+      )
+    : sql(
+        `insert into "${kind.table}" as e (reference, user_reference, "${kind.titleColumn}", ${names.join(', ')})
+          values (?, ?, ?, ${names.map(() => '?').join(', ')}) returning ${columns}`,
+        randomUUID(),
+        viewer.user.reference,
+        title.reference,
+        ...Object.values(values),
+      );
+  const changed =
+    !existing || entryState(existing, kind.fields) !== entryState({ ...existing, ...values }, kind.fields);
+  const action = !existing ? kind.actions.create : changed ? kind.actions.update : null;
+  const score = nativeScoreMove(kind.title, title.reference, existing?.score ?? 0, Number(values.score));
+  const effects: SqlFragment[] = [...score];
+  if (action) effects.push(actionRecordSql(viewer.user.reference, action, title.reference));
+  const row = await writeWithEffects(tx, entryWrite, effects);
+  if (score.length > 0) await readTitleBack(tx, kind.title, title.reference);
+  return mapEntityRow(tx, kind.entity, row!, 'e')!;
+}
+
+/** Deletes `entry` with its share of the title's native score and the action record, in one statement. */
+export async function deleteListEntry<E extends ListEntry, K extends TitleContentType>(
+  tx: EntityManager,
+  viewer: Viewer,
+  kind: ListEntryKind<E, K>,
+  title: TitleOf[K],
+  entry: E,
+): Promise<void> {
+  await writeWithEffects(
+    tx,
+    sql(`delete from "${kind.table}" where reference = ? returning reference`, entry.reference),
+    [
+      ...nativeScoreMove(kind.title, title.reference, entry.score, 0),
+      actionRecordSql(viewer.user.reference, kind.actions.delete, title.reference),
+    ],
+  );
+}
+
+/** The title's stored values again (its native score moved), into the entity the request holds. */
+async function readTitleBack(tx: EntityManager, kind: TitleContentType, reference: string): Promise<void> {
+  const read = statementText(
+    tx,
+    `lists:title:${kind}`,
+    () => `select ${entityColumns(tx, titleEntity(kind), 't')} from "${kind}" t where t.reference = ?`,
+  );
+  const [row] = await tx.execute<Record<string, unknown>[]>(read, [reference]);
+  mapEntityRow(tx, titleEntity(kind), row, 't');
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TitleContentType } from '../common/enums';
+import { sql, type SqlFragment } from '../db/sql';
 
 /** What one list score adds to the native figures: only scores above 0 count (semantics §6.1). */
 function contribution(score: number): { count: number; total: number } {
@@ -7,39 +8,43 @@ function contribution(score: number): { count: number; total: number } {
 }
 
 /**
- * Moves a title's native figures (`native_scored_by`, `native_score_total`) and its
+ * The statements (effects of the list entry's write, `writeWithEffects`) that move a title's native figures (`native_scored_by`, `native_score_total`) and its
  * content type's baseline from a list score `before` to `after` (0 = no score or no
- * entry). Runs in the caller's transaction, so the figures change with the entry.
+ * entry), so the figures change with the entry; none when the move changes nothing.
  *
  * Both are relative updates, safe under concurrent writers; the baseline row is
- * upserted because it may be missing (a fresh or emptied database). Returns whether
- * anything changed, so callers know when a loaded title's `native_score` is stale.
+ * upserted because it may be missing (a fresh or emptied database). `kind` is one of
+ * three fixed table names, never user text.
  */
-export async function moveNativeScore(
-  em: EntityManager,
+export function nativeScoreMove(
   kind: TitleContentType,
   titleReference: string,
   before: number,
   after: number,
-): Promise<boolean> {
+): SqlFragment[] {
   const old = contribution(before);
   const next = contribution(after);
   const count = next.count - old.count;
   const total = next.total - old.total;
-  if (count === 0 && total === 0) return false;
-  // `kind` is one of three fixed table names, never user text.
-  await em.execute(
-    `update "${kind}" set "native_scored_by" = "native_scored_by" + ?, "native_score_total" = "native_score_total" + ? where "reference" = ?`,
-    [count, total, titleReference],
-  );
-  await em.execute(
-    `insert into "native_score_baseline" ("content_type", "total", "count") values (?, ?, ?)
-       on conflict ("content_type") do update set
-         "total" = "native_score_baseline"."total" + excluded."total",
-         "count" = "native_score_baseline"."count" + excluded."count"`,
-    [kind, total, count],
-  );
-  return true;
+  if (count === 0 && total === 0) return [];
+  return [
+    sql(
+      `update "${kind}" set "native_scored_by" = "native_scored_by" + ?, "native_score_total" = "native_score_total" + ?
+        where "reference" = ?`,
+      count,
+      total,
+      titleReference,
+    ),
+    sql(
+      `insert into "native_score_baseline" ("content_type", "total", "count") values (?, ?, ?)
+         on conflict ("content_type") do update set
+           "total" = "native_score_baseline"."total" + excluded."total",
+           "count" = "native_score_baseline"."count" + excluded."count"`,
+      kind,
+      total,
+      count,
+    ),
+  ];
 }
 
 /**

@@ -1,16 +1,27 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordAction } from '../accounts/actions';
-import { User } from '../accounts/user.entity';
 import type { Anime } from '../catalog/anime.entity';
-import { findTitleBySlug } from '../catalog/catalog.service';
+import { findTitleBySlug, moduleSlug } from '../catalog/catalog.service';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import { AppError } from '../common/errors/app-error';
-import { applyListEntryInput, entryState, touchLists } from './list-entry.service';
-import { moveNativeScore } from './native-score.service';
+import {
+  deleteListEntry,
+  type ListEntryKind,
+  listEntryValues,
+  lockListsAndFind,
+  writeListEntry,
+} from './list-entry.service';
 import { WatchEntry } from './watch-entry.entity';
 import type { WatchEntryInput } from './watch.types';
 
-const WATCH_FIELDS = ['status', 'note', 'episodes', 'rewatches', 'score', 'start_date', 'end_date'] as const;
+const WATCH: ListEntryKind<WatchEntry, 'anime'> = {
+  entity: WatchEntry,
+  table: 'watch_entry',
+  title: 'anime',
+  titleColumn: 'anime_reference',
+  fields: ['status', 'note', 'episodes', 'rewatches', 'score', 'start_date', 'end_date'],
+  notFound: 'anime:not_found',
+  actions: { create: 'watch_create', update: 'watch_update', delete: 'watch_delete' },
+};
 
 /** Minutes watched (§6.3): episode length × (episodes + episodes_total × rewatches), unknowns as 0. */
 export function watchDuration(
@@ -19,12 +30,6 @@ export function watchDuration(
   rewatches: number,
 ): number {
   return (anime.duration ?? 0) * (episodes + (anime.episodes_total ?? 0) * rewatches);
-}
-
-const findAnime = (em: EntityManager, slug: string) => findTitleBySlug(em, 'anime', slug, 'anime:not_found');
-
-async function findOwnEntry(em: EntityManager, viewer: Viewer, anime: Anime): Promise<WatchEntry | null> {
-  return em.findOne(WatchEntry, { user: viewer.user.reference, anime: anime.reference });
 }
 
 /**
@@ -38,57 +43,29 @@ export function saveWatchEntry(
   input: WatchEntryInput,
 ): Promise<WatchEntry> {
   return em.transactional(async (tx) => {
-    const anime = await findAnime(tx, slug);
+    const at = new Date();
+    const { title: anime, entry: existing } = await lockListsAndFind(tx, viewer, WATCH, moduleSlug(slug), at);
     requireScopes(viewer, ['update:watchlist']);
     const episodes = input.episodes ?? 0;
     if (anime.episodes_total !== null && episodes > anime.episodes_total) {
       throw new AppError('watch:bad_episodes');
     }
-
-    const at = new Date();
-    await touchLists(tx, viewer, at);
-    const existing = await findOwnEntry(tx, viewer, anime);
-    const entry =
-      existing ??
-      tx.create(WatchEntry, {
-        user: tx.getReference(User, viewer.user.reference),
-        anime,
-        status: input.status,
-        episodes,
-        rewatches: 0,
-        duration: 0,
-        score: 0,
-        created: at,
-        updated: at,
-      });
-    const before = existing ? entryState(existing, WATCH_FIELDS) : null;
-    const previousScore = existing?.score ?? 0;
-
-    entry.status = input.status;
-    entry.episodes = episodes;
-    entry.rewatches = input.rewatches ?? 0;
-    applyListEntryInput(entry, input, {
-      created: !existing,
-      completed: input.status === 'completed',
-      at,
+    const rewatches = input.rewatches ?? 0;
+    return writeListEntry(tx, viewer, WATCH, anime, existing, {
+      status: input.status,
+      episodes,
+      rewatches,
+      duration: watchDuration(anime, episodes, rewatches),
+      ...listEntryValues(existing, input, { completed: input.status === 'completed', at }),
+      ...(existing ? {} : { created: at }),
     });
-    entry.duration = watchDuration(anime, entry.episodes, entry.rewatches);
-
-    if (await moveNativeScore(tx, 'anime', anime.reference, previousScore, entry.score)) {
-      await tx.refresh(anime);
-    }
-    if (!existing) recordAction(tx, viewer.user, 'watch_create', anime.reference);
-    else if (before !== entryState(entry, WATCH_FIELDS)) {
-      recordAction(tx, viewer.user, 'watch_update', anime.reference);
-    }
-    return entry;
   });
 }
 
 /** GET /watch/{slug}: the caller's entry for the anime. */
 export async function getWatchEntry(em: EntityManager, viewer: Viewer, slug: string): Promise<WatchEntry> {
-  const anime = await findAnime(em, slug);
-  const entry = await findOwnEntry(em, viewer, anime);
+  const anime = await findTitleBySlug(em, 'anime', slug, 'anime:not_found');
+  const entry = await em.findOne(WatchEntry, { user: viewer.user.reference, anime: anime.reference });
   if (!entry) throw new AppError('watch:not_found');
   requireScopes(viewer, ['read:watchlist']);
   return entry;
@@ -97,13 +74,9 @@ export async function getWatchEntry(em: EntityManager, viewer: Viewer, slug: str
 /** DELETE /watch/{slug}: removes the caller's entry and its share of the native score. */
 export function deleteWatchEntry(em: EntityManager, viewer: Viewer, slug: string): Promise<void> {
   return em.transactional(async (tx) => {
-    const anime = await findAnime(tx, slug);
-    await touchLists(tx, viewer, new Date());
-    const entry = await findOwnEntry(tx, viewer, anime);
+    const { title: anime, entry } = await lockListsAndFind(tx, viewer, WATCH, moduleSlug(slug), new Date());
     if (!entry) throw new AppError('watch:not_found');
     requireScopes(viewer, ['update:watchlist']);
-    await moveNativeScore(tx, 'anime', anime.reference, entry.score, 0);
-    tx.remove(entry);
-    recordAction(tx, viewer.user, 'watch_delete', anime.reference);
+    await deleteListEntry(tx, viewer, WATCH, anime, entry);
   });
 }

@@ -1,7 +1,9 @@
 import { wrap } from '@mikro-orm/core';
 import { AuthToken } from '../../src/accounts/auth-token.entity';
+import { Anime } from '../../src/catalog/anime.entity';
 import { AuthSession } from '../../src/common/auth/session';
-import { buildClient, buildToken, buildUser } from '../factories';
+import { entityColumns, mapEntityRow } from '../../src/db/entity-rows';
+import { buildAnime, buildClient, buildToken, buildUser } from '../factories';
 import { useTestApp } from '../setup/harness';
 
 /**
@@ -44,5 +46,18 @@ describe('entities read by a statement of their own (the token look-up)', () => 
     ).rejects.toMatchObject({
       code: 'auth:invalid_token',
     });
+  });
+
+  it('read an eager formula as a find does: a title and its native score', async () => {
+    const anime = await buildAnime(t.orm, { native_scored_by: 12, native_score_total: 96 });
+    const em = t.orm.em.fork();
+    const [row] = await em.execute<Record<string, unknown>[]>(
+      `select ${entityColumns(em, Anime, 'x')} from anime x where x.reference = ?`,
+      [anime.reference],
+    );
+    const mapped = mapEntityRow(em, Anime, row, 'x')!;
+    const found = await t.orm.em.fork().findOneOrFail(Anime, { reference: anime.reference });
+    expect(found.native_score).toBeGreaterThan(0);
+    expect(snapshot(mapped)).toEqual(snapshot(found));
   });
 });

@@ -12,7 +12,7 @@ import { expectBetween, listEntryProbes } from './list-entry-probes';
 
 /** §3.4 PUT/GET/DELETE /read/{content_type}/{slug}: the caller's read entries. */
 const t = useTestApp();
-const { thirdParty, storedUser, actions } = listEntryProbes(t);
+const { thirdParty, storedUser, actions, statementKinds } = listEntryProbes(t);
 
 type Kind = 'manga' | 'novel';
 const put = (kind: string, slug: string, body: unknown, options: CallOptions) =>
@@ -53,6 +53,22 @@ const storedEntry = (user: User) => t.orm.em.fork().findOne(ReadEntry, { user: u
 
 describe.each<Kind>(['manga', 'novel'])('PUT /read/%s/{slug}', (kind) => {
   const slug = slugOf(kind);
+
+  it('sends the lock, one look-up and one write after the token, and reads the title back when its score moved', async () => {
+    const { as } = await setup();
+    const write = ['begin', 'lock', 'find', 'write'];
+    const sent = async (body: object) => statementKinds(() => put(kind, slug, body, as));
+    expect(await sent({ status: 'reading', score: 7 })).toEqual([
+      'token',
+      'token use',
+      ...write,
+      'title',
+      'commit',
+    ]);
+    expect(await sent({ status: 'reading', score: 0 })).toEqual(['token', ...write, 'title', 'commit']);
+    expect(await sent({ status: 'reading', score: 0 })).toEqual(['token', ...write, 'commit']);
+    expect(await statementKinds(() => del(kind, slug, as))).toEqual(['token', ...write, 'commit']);
+  });
 
   it('answers the ReadEntry fields plus `content` (the summary, no `read`), with every contract type', async () => {
     const { as } = await setup();

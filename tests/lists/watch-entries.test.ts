@@ -13,7 +13,7 @@ import { expectBetween, listEntryProbes } from './list-entry-probes';
 
 /** §3.3 PUT/GET/DELETE /watch/{slug}: the caller's watch entries. */
 const t = useTestApp();
-const { thirdParty, storedUser, actions } = listEntryProbes(t);
+const { thirdParty, storedUser, actions, statementKinds } = listEntryProbes(t);
 
 const put = (slug: string, body: unknown, options: CallOptions) =>
   rest(t.app, 'PUT', `/watch/${slug}`, body, options);
@@ -309,6 +309,22 @@ describe('PUT /watch/{slug}', () => {
       .getConnection()
       .execute(`select total::int, count from native_score_baseline where content_type = 'anime'`);
     expect(baseline).toEqual({ total: 4, count: 1 });
+  });
+
+  it('sends the lock, one look-up and one write after the token, and reads the anime back when its score moved', async () => {
+    const { as } = await setup();
+    const write = ['begin', 'lock', 'find', 'write'];
+    const sent = async (body: object) => statementKinds(() => put('frieren', body, as));
+    expect(await sent({ status: 'watching', score: 7 })).toEqual([
+      'token',
+      'token use',
+      ...write,
+      'title',
+      'commit',
+    ]);
+    expect(await sent({ status: 'completed', score: 8 })).toEqual(['token', ...write, 'title', 'commit']);
+    expect(await sent({ status: 'completed', score: 8 })).toEqual(['token', ...write, 'commit']);
+    expect(await statementKinds(() => del('frieren', as))).toEqual(['token', ...write, 'commit']);
   });
 
   describe('action records', () => {
