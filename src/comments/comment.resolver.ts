@@ -172,7 +172,11 @@ export class CommentResolver {
     @Arg('input', () => WriteCommentInput) input: WriteCommentInput,
     @Ctx() ctx: RequestContext,
   ): Promise<Comment> {
-    return writeComment(ctx.em, await ctx.auth.required(), contentType, slug, input);
+    const comment = await writeComment(ctx.em, await ctx.auth.required(), contentType, slug, input);
+    // A new comment has no earlier versions and no votes yet: nothing to look up for the answer.
+    versionCounts(ctx).prime(comment.reference, 0);
+    viewerVoteScores(ctx, 'comment').prime(comment.reference, 0);
+    return comment;
   }
 
   @Authorized()

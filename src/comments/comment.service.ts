@@ -1,11 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordAction } from '../accounts/actions';
+import { actionRecordSql, recordAction } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
 import { requirePermissions } from '../common/auth/permissions';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import type { CommentContentType, ReviewRecommendation } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import { moveCounters } from '../db/counters';
+import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
+import { sql, type SqlFragment, writeWithEffects } from '../db/sql';
 import { notifyAll, type NotificationRequest, userSnapshot } from '../notifications/notify';
 import { type CommentContent, COUNTED_TABLES, findCommentContent, PRIVATE_SQL } from './comment-content';
 import { isUuid } from '../common/validation/uuid';
@@ -43,6 +46,14 @@ async function moveTotalRepliesAbove(em: EntityManager, comment: string, delta: 
   });
 }
 
+/** The statement that adds `delta` to the content's `comments_count` (§6.4); none for content without one. */
+function commentsCountSql(type: CommentContentType, reference: string, delta: number): SqlFragment | null {
+  const table = COUNTED_TABLES[type];
+  return table
+    ? sql(`update "${table}" set comments_count = comments_count + ? where reference = ?`, delta, reference)
+    : null;
+}
+
 /** Adds `delta` to the content's `comments_count` (§6.4); edits keep no count. */
 async function moveCommentsCount(
   em: EntityManager,
@@ -50,12 +61,8 @@ async function moveCommentsCount(
   reference: string,
   delta: number,
 ): Promise<void> {
-  const table = COUNTED_TABLES[type];
-  if (!table) return;
-  await em.execute(`update "${table}" set comments_count = comments_count + ? where reference = ?`, [
-    delta,
-    reference,
-  ]);
+  const move = commentsCountSql(type, reference, delta);
+  if (move) await em.execute(move.sql, move.params);
 }
 
 /** The caller's list score for a title (0 when it has no entry), kept by a review. */
@@ -185,8 +192,11 @@ export function writeComment(
     requirePermissions(viewer.user, ['comment:write']);
     requireScopes(viewer, ['create:comment']);
 
-    const recent = await tx.count(Comment, { author: user, deleted: false, created: { $gte: clockHour() } });
-    if (recent >= COMMENT_HOURLY_LIMIT) throw new AppError('comment:rate_limit');
+    const [{ recent }] = await tx.execute<{ recent: string }[]>(
+      'select count(*) as recent from comment where author_reference = ? and not deleted and created >= ?',
+      [user, clockHour()],
+    );
+    if (Number(recent) >= COMMENT_HOURLY_LIMIT) throw new AppError('comment:rate_limit');
 
     let parent: Comment | null = null;
     if (input.parent !== undefined && input.parent !== null) {
@@ -212,34 +222,63 @@ export function writeComment(
       review = input.review.recommended;
     }
 
-    const at = new Date();
-    const comment = tx.create(Comment, {
-      author: viewer.user,
-      content_type: type,
-      content_reference: content.reference,
-      parent,
-      thread_root: parent ? (parent.thread_root ?? parent) : null,
-      depth: parent ? parent.depth + 1 : 1,
+    const comment = await insertComment(tx, viewer, content, parent, {
       text: cleanCommentText(input.text),
-      private: content.private,
       review_recommendation: review,
       review_score: review ? await listScore(tx, user, type, content.reference) : null,
-      preview: content.preview,
-      created: at,
-      updated: at,
     });
-    await tx.flush();
-    if (!parent) {
-      await tx.nativeUpdate(Comment, { reference: comment.reference }, { thread_root: comment.reference });
-      comment.thread_root = comment;
-    } else {
-      await moveTotalRepliesAbove(tx, comment.reference, 1);
-    }
-    await moveCommentsCount(tx, type, content.reference, 1);
+    if (parent) await moveTotalRepliesAbove(tx, comment.reference, 1);
     await notifyComment(tx, viewer.user, comment, content, parent);
-    recordAction(tx, viewer.user, 'comment_write', comment.reference);
     return comment;
   });
+}
+
+/**
+ * The new comment on `content` (a reply to `parent`), with the content's
+ * `comments_count` and the action record beside it, in one statement; a top-level
+ * comment is its own thread's root from the start.
+ */
+async function insertComment(
+  tx: EntityManager,
+  viewer: Viewer,
+  content: CommentContent,
+  parent: Comment | null,
+  values: Pick<Comment, 'text' | 'review_recommendation' | 'review_score'>,
+): Promise<Comment> {
+  const reference = randomUUID();
+  const insert = statementText(
+    tx,
+    'comments:insert',
+    () => `insert into comment as c (reference, author_reference, content_type, content_reference,
+        parent_reference, thread_root_reference, depth, text, hidden, hidden_by_reference, deleted, private,
+        total_replies, vote_score, review_recommendation, review_score, preview, created, updated)
+      values (?, ?, ?, ?, ?, ?, ?, ?, false, null, false, ?, 0, 0, ?, ?, ?, ?, ?)
+      returning ${entityColumns(tx, Comment, 'c')}`,
+  );
+  const at = new Date();
+  const count = commentsCountSql(content.type, content.reference, 1);
+  const row = await writeWithEffects(
+    tx,
+    sql(
+      insert,
+      reference,
+      viewer.user.reference,
+      content.type,
+      content.reference,
+      parent?.reference ?? null,
+      parent ? (parent.thread_root?.reference ?? parent.reference) : reference,
+      parent ? parent.depth + 1 : 1,
+      values.text,
+      content.private,
+      values.review_recommendation,
+      values.review_score,
+      JSON.stringify(content.preview),
+      at,
+      at,
+    ),
+    [...(count ? [count] : []), actionRecordSql(viewer.user.reference, 'comment_write', reference)],
+  );
+  return mapEntityRow(tx, Comment, row!, 'c')!;
 }
 
 /** The content's look-up data from a comment's stored target (for recomputing its preview). */

@@ -142,6 +142,41 @@ describe('PUT /comments/{content_type}/{slug}', () => {
     expect(types).toEqual(['collection_comment', 'comment_tag']);
   });
 
+  it('sends the look-ups and one write (the comment, its content count and action record) after the token', async () => {
+    const { as } = await setup();
+    const kinds = async (body: object) => {
+      await t.queries.count(async () => expect((await write('anime', 'frieren', body, as)).status).toBe(200));
+      return t.queries.last.map((line) => {
+        const statement = line.replace(/^\[query\] /, '');
+        if (statement.includes('from auth_token t')) return 'token';
+        if (statement.startsWith('with slid')) return 'token use';
+        if (statement.includes('from "anime"')) return 'content';
+        if (statement.startsWith('select count(*) as recent')) return 'hourly count';
+        if (statement.startsWith('with written as (insert into comment')) return 'write';
+        if (statement.includes('from "comment"') && statement.includes('"c0"."reference" =')) return 'parent';
+        if (statement.startsWith('with delta')) return 'replies above';
+        if (statement.includes('from "notification"')) return 'notification look-up';
+        if (statement.startsWith('insert into "notification"')) return 'notification';
+        return statement.split(' ')[0];
+      });
+    };
+    const top = await kinds({ text: 'A comment' });
+    expect(top).toEqual(['token', 'token use', 'begin', 'content', 'hourly count', 'write', 'commit']);
+    const [root] = await t.orm.em.fork().find(Comment, {});
+    const reply = await kinds({ text: 'A reply to myself', parent: root.reference });
+    // A reply also moves the replies counted above it; its author replying to themselves notifies no one.
+    expect(reply).toEqual([
+      'token',
+      'begin',
+      'content',
+      'hourly count',
+      'parent',
+      'write',
+      'replies above',
+      'commit',
+    ]);
+  });
+
   describe('validation', () => {
     const cases: [string, unknown, string][] = [
       ['missing text', {}, 'text'],
