@@ -142,7 +142,7 @@ describe('PUT /comments/{content_type}/{slug}', () => {
     expect(types).toEqual(['collection_comment', 'comment_tag']);
   });
 
-  it('sends the look-ups and one write (the comment, its content count and action record) after the token', async () => {
+  it('sends the look-ups, one write (a top-level comment with its content count) and the action record after the token', async () => {
     const { as } = await setup();
     const kinds = async (body: object) => {
       await t.queries.count(async () => expect((await write('anime', 'frieren', body, as)).status).toBe(200));
@@ -157,14 +157,24 @@ describe('PUT /comments/{content_type}/{slug}', () => {
         if (statement.startsWith('with delta')) return 'replies above';
         if (statement.includes('from "notification"')) return 'notification look-up';
         if (statement.startsWith('insert into "notification"')) return 'notification';
+        if (statement.startsWith('insert into "action_record"')) return 'action';
         return statement.split(' ')[0];
       });
     };
     const top = await kinds({ text: 'A comment' });
-    expect(top).toEqual(['token', 'token use', 'begin', 'content', 'hourly count', 'write', 'commit']);
+    expect(top).toEqual([
+      'token',
+      'token use',
+      'begin',
+      'content',
+      'hourly count',
+      'write',
+      'action',
+      'commit',
+    ]);
     const [root] = await t.orm.em.fork().find(Comment, {});
     const reply = await kinds({ text: 'A reply to myself', parent: root.reference });
-    // A reply also moves the replies counted above it; its author replying to themselves notifies no one.
+    // A reply moves the replies counted above it, then its content's count; replying to oneself notifies no one.
     expect(reply).toEqual([
       'token',
       'begin',
@@ -173,6 +183,8 @@ describe('PUT /comments/{content_type}/{slug}', () => {
       'parent',
       'write',
       'replies above',
+      'update',
+      'action',
       'commit',
     ]);
   });

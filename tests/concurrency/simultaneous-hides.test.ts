@@ -61,3 +61,63 @@ describe('simultaneous hides of one comment', () => {
     expect({ total_replies, comments_count }).toEqual({ total_replies: 0, comments_count: 1 });
   });
 });
+
+/**
+ * Replies and hides in one thread at once: each moves the replies counted above it
+ * and the manga's comment count, and all of them take those rows' locks in one order
+ * (comments, then the content), so PostgreSQL never has to end one as a deadlock.
+ */
+describe('replies and hides in one thread at once', () => {
+  const deadlocks = async () => {
+    // Other sessions report their counts when idle, within a second.
+    await new Promise((done) => setTimeout(done, 1500));
+    const [{ count }] = await t.orm.em
+      .getConnection()
+      .execute<{ count: string }[]>(
+        'select deadlocks as count from pg_stat_database where datname = current_database()',
+      );
+    return Number(count);
+  };
+
+  it('end no transaction as a deadlock, and count every reply exactly', async () => {
+    const manga = await buildManga(t.orm);
+    const users = await Promise.all(Array.from({ length: 8 }, () => buildUser(t.orm)));
+    const tokens = await Promise.all(users.map((user) => buildToken(t.orm, user)));
+    const write = async (token: string, parent?: string) => {
+      const res = await rest(
+        t.app,
+        'PUT',
+        `/comments/manga/${manga.slug}`,
+        { text: 'A reply', parent },
+        { token },
+      );
+      expect(res.status).toBe(200);
+      return res.body.reference as string;
+    };
+    const root = await write(tokens[0]);
+    const first = await Promise.all(tokens.map((token) => write(token, root)));
+    const before = await deadlocks();
+    // Each round, every user replies under the next user's comment and hides their reply of the round before.
+    let previous: (string | undefined)[] = [];
+    for (let round = 0; round < 4; round += 1) {
+      previous = await Promise.all(
+        tokens.map(async (token, i) => {
+          const [reply, hidden] = await Promise.all([
+            write(token, first[(i + 1) % first.length]),
+            previous[i] && rest(t.app, 'DELETE', `/comments/${previous[i]}`, undefined, { token }),
+          ]);
+          if (hidden) expect(hidden.status).toBe(200);
+          return reply;
+        }),
+      );
+    }
+    expect(await deadlocks()).toBe(before);
+    const db = t.orm.em.getConnection();
+    const [counts] = await db.execute<{ visible: string; comments_count: number }[]>(
+      `select (select count(*) from comment where content_reference = m.reference and not hidden and not deleted) as visible,
+              m.comments_count from manga m where m.reference = ?`,
+      [manga.reference],
+    );
+    expect(counts.comments_count).toBe(Number(counts.visible));
+  });
+});
