@@ -69,8 +69,9 @@ const ruleId = (recipient: string, type: string, key: string) => `${recipient}\u
  * of semantics §4 refuses: the type is ignored by the recipient; the recipient caused
  * it; the same event already notified them with that type; or (votes and follows) the
  * same user already notified them of that type (and item) within the 6 hours before
- * the event. Requests of one batch are checked against each other too. Two queries
- * per batch whatever its size. Returns the created notifications.
+ * the event. Requests of one batch are checked against each other too. One look-up
+ * per batch whatever its size; the notifications are inserted with the caller's unit
+ * of work. Returns the created notifications.
  */
 export async function notifyAll(
   em: EntityManager,
@@ -87,37 +88,37 @@ export async function notifyAll(
   if (candidates.length === 0) return [];
 
   const recipients = [...new Set(candidates.map((c) => c.request.recipient.reference))];
-  const seenEvents = new Set(
-    (
-      await em.find(
-        Notification,
-        {
-          user: { $in: recipients },
-          event_key: { $in: [...new Set(candidates.map((c) => c.request.eventKey))] },
-        },
-        { fields: ['user', 'notification_type', 'event_key'] },
-      )
-    ).map((n) => ruleId(n.user.reference, n.notification_type, n.event_key ?? '')),
-  );
-
+  const eventKeys = [...new Set(candidates.map((c) => c.request.eventKey))];
   const spamKeys = [...new Set(candidates.flatMap((c) => (c.spamKey ? [c.spamKey] : [])))];
-  const recentSpam =
-    spamKeys.length === 0
-      ? []
-      : await em.find(
-          Notification,
-          {
-            user: { $in: recipients },
-            subject: { $in: spamKeys },
-            created: { $gt: new Date(Math.min(...candidates.map((c) => c.at.getTime())) - ANTI_SPAM_MS) },
-          },
-          { fields: ['user', 'notification_type', 'subject', 'created'] },
-        );
+  const spamSince = new Date(Math.min(...candidates.map((c) => c.at.getTime())) - ANTI_SPAM_MS);
+  // One look-up for both rules: the recipients' notifications of these events, and those
+  // of the anti-spam keys in the window (a key that cannot match when there is none).
+  const earlier = await em.execute<
+    { user: string; type: string; event_key: string | null; subject: string | null; created: Date | null }[]
+  >(
+    `select user_reference as "user", notification_type as type, event_key, null as subject, null::timestamptz as created
+       from notification where user_reference in (?) and event_key in (?)
+     union all
+     select user_reference, notification_type, null, subject, created
+       from notification where user_reference in (?) and subject in (?) and created > ?`,
+    [recipients, eventKeys, recipients, spamKeys.length > 0 ? spamKeys : [null], spamSince],
+  );
+  // Those this unit of work made and has not written yet count as well (a find would flush them first).
+  for (const entity of em.getUnitOfWork().getPersistStack()) {
+    if (!(entity instanceof Notification)) continue;
+    const { user, notification_type: type, event_key, subject, created } = entity;
+    earlier.push({ user: user.reference, type, event_key, subject: null, created: null });
+    if (subject !== null) earlier.push({ user: user.reference, type, event_key: null, subject, created });
+  }
+  const seenEvents = new Set(
+    earlier.flatMap((n) => (n.event_key === null ? [] : [ruleId(n.user, n.type, n.event_key)])),
+  );
   /** Times of the earlier notifications per anti-spam id, those of this batch included. */
   const spamTimes = new Map<string, number[]>();
   const addSpamTime = (id: string, at: number) => spamTimes.set(id, [...(spamTimes.get(id) ?? []), at]);
-  for (const n of recentSpam) {
-    addSpamTime(ruleId(n.user.reference, n.notification_type, n.subject ?? ''), n.created.getTime());
+  for (const n of earlier) {
+    if (n.subject !== null && n.created !== null)
+      addSpamTime(ruleId(n.user, n.type, n.subject), new Date(n.created).getTime());
   }
 
   const created: Notification[] = [];
