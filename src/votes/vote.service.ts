@@ -115,24 +115,38 @@ export function setVote(
       [target.reference],
     );
     const oldScore = locked.vote_score;
-    await tx.execute(
-      `insert into vote (reference, user_reference, content_type, content_reference, score, created, updated)
-       values (gen_random_uuid(), ?, ?, ?, ?, now(), now())
-       on conflict (user_reference, content_type, content_reference)
-       do update set score = excluded.score, updated = excluded.updated`,
-      [viewer.user.reference, kind, target.reference, score],
-    );
+    // The caller's vote and the item's new sum in one statement: the sum is the others'
+    // votes as committed (the lock above lets no other vote on the item in) plus this one.
     const [{ sum }] = await tx.execute<{ sum: string }[]>(
-      `select coalesce(sum(score), 0) as sum from vote where content_type = ? and content_reference = ?`,
-      [kind, target.reference],
+      `with voted as (
+         insert into vote (reference, user_reference, content_type, content_reference, score, created, updated)
+         values (gen_random_uuid(), ?, ?, ?, ?, now(), now())
+         on conflict (user_reference, content_type, content_reference)
+         do update set score = excluded.score, updated = excluded.updated
+         returning score
+       ),
+       summed as (
+         select (select score from voted) + coalesce(sum(score), 0) as sum from vote
+          where content_type = ? and content_reference = ? and user_reference <> ?
+       ),
+       stored as (
+         update "${target.table}" set vote_score = (select sum from summed)${
+           kind === 'collection' ? ', system_ranking = (select sum from summed)' : ''
+         } where reference = ?
+       )
+       select sum from summed`,
+      [
+        viewer.user.reference,
+        kind,
+        target.reference,
+        score,
+        kind,
+        target.reference,
+        viewer.user.reference,
+        target.reference,
+      ],
     );
     const newScore = Number(sum);
-    await tx.execute(
-      kind === 'collection'
-        ? `update "collection" set vote_score = ?, system_ranking = ? where reference = ?`
-        : `update "${target.table}" set vote_score = ? where reference = ?`,
-      kind === 'collection' ? [newScore, newScore, target.reference] : [newScore, target.reference],
-    );
     await notifyVote(tx, {
       type: target.notification,
       recipient: target.author,

@@ -20,6 +20,38 @@ const vote = (kind: string, slug: string, body: unknown, as: { token: string }) 
   rest(t.app, 'PUT', `/vote/${kind}/${slug}`, body, as);
 
 describe('votes', () => {
+  it('keeps vote_score the exact sum under concurrent votes and re-votes on one item, in one statement after the lock', async () => {
+    const author = await caller();
+    const article = await buildArticle(t.orm, author.user);
+    const voters = await Promise.all(Array.from({ length: 10 }, () => caller()));
+    for (const round of [0, 1]) {
+      const answers = await Promise.all(
+        voters.map(({ as }, i) =>
+          vote('article', article.slug, { score: (i + round) % 3 === 0 ? -1 : 1 }, as),
+        ),
+      );
+      expect(answers.map((res) => res.status)).toEqual(Array(10).fill(200));
+    }
+    const [row] = await t.orm.em.getConnection().execute<{ vote_score: number; sum: string }[]>(
+      `select a.vote_score, (select sum(score) from vote where content_reference = a.reference) as sum
+           from article a where a.reference = ?`,
+      [article.reference],
+    );
+    expect(row.vote_score).toBe(Number(row.sum));
+    // The second round's votes: three of ten are -1.
+    expect(row.vote_score).toBe(4);
+
+    await t.queries.count(() => vote('article', article.slug, { score: 1 }, voters[0].as));
+    // The vote, the new sum and the item's vote_score go in one statement, after the lock.
+    const statements = t.queries.last;
+    const lock = statements.findIndex((line) => line.includes('for no key update'));
+    const write = statements.findIndex((line) => line.includes('insert into vote'));
+    expect(lock).toBeGreaterThan(-1);
+    expect(write).toBe(lock + 1);
+    expect(statements[write]).toMatch(/update "article" set vote_score/);
+    expect(statements.filter((line) => line.includes('from vote'))).toHaveLength(1);
+  });
+
   it('upserts; vote_score is the sum; GET answers the caller’s vote; action and notification', async () => {
     const author = await caller();
     const article = await buildArticle(t.orm, author.user);
