@@ -23,16 +23,19 @@ import { PageArgs } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { viewerVoteScores } from '../votes/vote.loaders';
 import { Article, Tag } from './article.entity';
-import { createArticle, deleteArticle, listArticles, readArticle, updateArticle } from './article.service';
+import {
+  type ArticleTagRow,
+  createArticle,
+  deleteArticle,
+  listArticles,
+  readArticle,
+  type SavedArticle,
+  updateArticle,
+} from './article.service';
 import { ArticleContent, ArticleInput, ArticleListInput, ArticlePage } from './article.types';
 
 /** Every field the Tag type declares, as the tag loader reads it. */
 type TagFields = Pick<Tag, 'reference' | 'name' | 'content_count'>;
-
-/** A tag of one article, as the tag loader's statement returns it. */
-interface ArticleTagRow extends TagFields {
-  article_reference: string;
-}
 
 /** Each article's tags in saved order, read fresh (counts move in SQL). */
 function articleTags(ctx: RequestContext): DataLoader<string, ArticleTagRow[]> {
@@ -49,6 +52,13 @@ function articleTags(ctx: RequestContext): DataLoader<string, ArticleTagRow[]> {
       ),
     (row) => row.article_reference,
   );
+}
+
+/** The written article, its tags and the caller's vote known to the answer's loaders: nothing to look up again. */
+function answerSaved(ctx: RequestContext, { article, tags, callerVote }: SavedArticle): Article {
+  articleTags(ctx).prime(article.reference, tags);
+  viewerVoteScores(ctx, 'article').prime(article.reference, callerVote);
+  return article;
 }
 
 /** The attached catalog items of one kind, by reference (deleted ones are not shown). */
@@ -84,7 +94,7 @@ export class ArticleResolver {
     @Arg('input', () => ArticleInput) input: ArticleInput,
     @Ctx() ctx: RequestContext,
   ): Promise<Article> {
-    return createArticle(ctx.em, await ctx.auth.required(), input);
+    return answerSaved(ctx, await createArticle(ctx.em, await ctx.auth.required(), input));
   }
 
   @Authorized()
@@ -96,7 +106,7 @@ export class ArticleResolver {
     @Arg('input', () => ArticleInput) input: ArticleInput,
     @Ctx() ctx: RequestContext,
   ): Promise<Article> {
-    return updateArticle(ctx.em, await ctx.auth.required(), slug, input);
+    return answerSaved(ctx, await updateArticle(ctx.em, await ctx.auth.required(), slug, input));
   }
 
   @Query(() => Article, {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ActionRecord } from '../accounts/action-record.entity';
 import { recordAction } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
 import { findUserByUsername, lockUserRow } from '../accounts/users.service';
@@ -49,12 +48,11 @@ async function checkRateLimit(
   limit: number,
 ): Promise<void> {
   if (STAFF.has(viewer.user.role)) return;
-  const count = await em.count(ActionRecord, {
-    user: viewer.user.reference,
-    type,
-    created: { $gte: clockHour() },
-  });
-  if (count > limit) throw new AppError('system:rate_limit');
+  const [{ count }] = await em.execute<{ count: string }[]>(
+    'select count(*) as count from action_record where user_reference = ? and type = ? and created >= ?',
+    [viewer.user.reference, type, clockHour()],
+  );
+  if (Number(count) > limit) throw new AppError('system:rate_limit');
 }
 
 /**
@@ -125,12 +123,40 @@ async function ensureTags(em: EntityManager, names: readonly string[]): Promise<
 async function moveTagCounts(
   em: EntityManager,
   change: { removed?: readonly Tag[]; added?: readonly Tag[] },
-): Promise<void> {
+): Promise<Map<string, number>> {
   const deltas = new Map<string, number>();
   for (const tag of change.removed ?? []) deltas.set(tag.reference, (deltas.get(tag.reference) ?? 0) - 1);
   for (const tag of change.added ?? []) deltas.set(tag.reference, (deltas.get(tag.reference) ?? 0) + 1);
-  await moveCounters(em, 'tag', 'content_count', deltasOf(deltas));
+  return moveCounters(em, 'tag', 'content_count', deltasOf(deltas));
 }
+
+/**
+ * What an article write answers besides the article: its tags in order with their
+ * counts as the write left them (`moved`: the counts it moved), and the caller's vote
+ * on it, so that the answer looks neither up again.
+ */
+export interface SavedArticle {
+  article: Article;
+  tags: ArticleTagRow[];
+  callerVote: number;
+}
+
+/** A tag of one article as an answer shows it (the tag loader's row). */
+export interface ArticleTagRow extends Pick<Tag, 'reference' | 'name' | 'content_count'> {
+  article_reference: string;
+}
+
+const tagRows = (
+  article: Article,
+  tags: readonly Tag[],
+  moved: ReadonlyMap<string, number>,
+): ArticleTagRow[] =>
+  tags.map((tag) => ({
+    article_reference: article.reference,
+    reference: tag.reference,
+    name: tag.name,
+    content_count: moved.get(tag.reference) ?? tag.content_count,
+  }));
 
 /** The article's tag links as stored, tags loaded, in position order. */
 function storedTagLinks(em: EntityManager, article: Article): Promise<ArticleTag[]> {
@@ -148,19 +174,27 @@ function linkTags(em: EntityManager, article: Article, tags: readonly Tag[]): vo
 const slugTaken = (em: EntityManager) => async (slug: string) => (await em.count(Article, { slug })) > 0;
 
 /**
- * {@link findArticle} with the article's row locked for the rest of the transaction, in
- * one statement (`for no key update`: votes and comments may still point at it).
+ * {@link findArticle} with the article's row locked for the rest of the transaction, and
+ * the caller's vote on it (for the answer), in one statement (`for no key update`:
+ * votes and comments may still point at it).
  */
-async function lockArticle(em: EntityManager, slug: string): Promise<Article> {
+async function lockArticle(
+  em: EntityManager,
+  slug: string,
+  viewer: Viewer,
+): Promise<{ article: Article; callerVote: number }> {
   const lock = statementText(
     em,
     'articles:lock',
-    () => `select ${entityColumns(em, Article, 'a')} from article a where a.slug = ? and not a.deleted
-      for no key update`,
+    () => `select ${entityColumns(em, Article, 'a')},
+        coalesce((select v.score from vote v where v.user_reference = ? and v.content_type = 'article'
+          and v.content_reference = a.reference), 0) as caller_vote
+      from article a where a.slug = ? and not a.deleted
+      for no key update of a`,
   );
-  const [row] = await em.execute<Record<string, unknown>[]>(lock, [slug]);
+  const [row] = await em.execute<Record<string, unknown>[]>(lock, [viewer.user.reference, slug]);
   if (!row) throw new AppError('articles:not_found');
-  return mapEntityRow(em, Article, row, 'a')!;
+  return { article: mapEntityRow(em, Article, row, 'a')!, callerVote: Number(row.caller_vote) };
 }
 
 /** Finds a non-deleted article by exact slug (drafts included); 404 `articles:not_found`. */
@@ -175,7 +209,7 @@ export async function findArticle(em: EntityManager, slug: string): Promise<Arti
  * permission and scope → category and `trusted` permissions → rate limit → images →
  * `content` look-up. Everything is written in one transaction.
  */
-export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleInput): Promise<Article> {
+export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleInput): Promise<SavedArticle> {
   return em.transactional(async (tx) => {
     requireArticlePermissions(viewer, 'article:create', 'create:article');
     requireBodyPermissions(viewer, input);
@@ -204,11 +238,11 @@ export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleI
       updated: at,
     });
     const tags = await ensureTags(tx, distinctTags(input.tags));
-    await moveTagCounts(tx, { added: tags });
+    const moved = await moveTagCounts(tx, { added: tags });
     linkTags(tx, article, tags);
     attachments.forEach((attachment) => (attachment.article = article));
     recordAction(tx, viewer.user, 'article_create', article.reference);
-    return article;
+    return { article, tags: tagRows(article, tags, moved), callerVote: 0 };
   });
 }
 
@@ -237,9 +271,9 @@ export function updateArticle(
   viewer: Viewer,
   slug: string,
   input: ArticleInput,
-): Promise<Article> {
+): Promise<SavedArticle> {
   return em.transactional(async (tx) => {
-    const article = await lockArticle(tx, slug);
+    const { article, callerVote } = await lockArticle(tx, slug, viewer);
     requireArticlePermissions(viewer, 'article:update', 'update:article');
     if (article.author.reference !== viewer.user.reference) {
       requirePermissions(viewer.user, ['article:update_moderator']);
@@ -275,7 +309,7 @@ export function updateArticle(
     // Tags: removed ones −1, added ones +1, kept ones unchanged; positions follow the body.
     const oldNames = new Set(oldTags.map((tag) => tag.name));
     const newTags = await ensureTags(tx, newNames);
-    await moveTagCounts(tx, {
+    const moved = await moveTagCounts(tx, {
       removed: oldTags.filter((tag) => !newNames.includes(tag.name)),
       added: newTags.filter((tag) => !oldNames.has(tag.name)),
     });
@@ -302,7 +336,7 @@ export function updateArticle(
     if (before !== articleState(article, newNames)) {
       recordAction(tx, viewer.user, 'article_update', article.reference);
     }
-    return article;
+    return { article, tags: tagRows(article, newTags, moved), callerVote };
   });
 }
 

@@ -67,7 +67,7 @@ export async function seedDemoArticles(
       category: CATEGORIES[index % CATEGORIES.length],
       trusted: false,
     };
-    articles.push(await createArticle(em, demoViewer(author), input));
+    articles.push((await createArticle(em, demoViewer(author), input)).article);
   }
   let votes = 0;
   for (const article of articles) {

@@ -37,16 +37,17 @@ export function deltasOf(deltas: ReadonlyMap<string, number>): CounterDeltas | u
  * of their key before it changes them. Every writer of a shared counter goes through
  * here, so two transactions moving the same counters (two articles re-tagged in
  * opposite directions, replies in one thread) wait for each other in turn instead of
- * locking in opposite orders, which PostgreSQL would end as a deadlock.
+ * locking in opposite orders, which PostgreSQL would end as a deadlock. Answers each
+ * moved row's new value.
  */
 export async function moveCounters<Table extends CountedTable>(
   em: EntityManager,
   table: Table,
   column: Counters[Table],
   deltas: CounterDeltas | undefined,
-): Promise<void> {
-  if (!deltas) return;
-  await em.execute(
+): Promise<Map<string, number>> {
+  if (!deltas) return new Map();
+  const moved = await em.execute<{ reference: string; value: number }[]>(
     `with delta (reference, delta) as (${deltas.sql}),
        locked as (
          select counted.reference from "${table}" counted join delta using (reference)
@@ -54,7 +55,9 @@ export async function moveCounters<Table extends CountedTable>(
        )
      update "${table}" counted set "${column}" = counted."${column}" + delta.delta
        from locked join delta using (reference)
-      where counted.reference = locked.reference and delta.delta <> 0`,
+      where counted.reference = locked.reference and delta.delta <> 0
+      returning counted.reference, counted."${column}" as value`,
     [...deltas.params],
   );
+  return new Map(moved.map((row) => [row.reference, row.value]));
 }
