@@ -27,10 +27,13 @@ import { startService } from './bench-service';
  * loaded once at MIXED_SCALE); unset, an embedded PostgreSQL under .data/. MIXED_SECONDS
  * (default 180) and MIXED_CONNECTIONS (default 64) size the run.
  *
- * MIXED_BASELINE=<revision> runs the same load against that revision first (built in a
- * worktree of its own under the system's temporary folder, on a database of its own that
- * the revision migrates and seeds itself) and prints this checkout's throughput as a
- * multiple of the revision's.
+ * MIXED_BASELINE=<revision> runs the same load against that revision first (built once in
+ * a worktree of its own under the system's temporary folder, kept for the next run, on a
+ * database of its own that the revision migrates and seeds itself) and prints this
+ * checkout's throughput as a multiple of the revision's. The load's users and tokens are
+ * made, and its writes checked, with this checkout's entities: the revision's user, token
+ * and written tables must have the same columns (true back to b2d3b3a). The exit status
+ * judges this checkout alone; the revision's faults are printed with its run.
  */
 const SECONDS = Number(process.env.MIXED_SECONDS ?? '180');
 const CONNECTIONS = Number(process.env.MIXED_CONNECTIONS ?? '64');

@@ -56,8 +56,8 @@ function articleTags(ctx: RequestContext): DataLoader<string, ArticleTagRow[]> {
 
 /** The written article, its tags and the caller's vote known to the answer's loaders: nothing to look up again. */
 function answerSaved(ctx: RequestContext, { article, tags, callerVote }: SavedArticle): Article {
-  articleTags(ctx).prime(article.reference, tags);
-  viewerVoteScores(ctx, 'article').prime(article.reference, callerVote);
+  articleTags(ctx).clear(article.reference).prime(article.reference, tags);
+  viewerVoteScores(ctx, 'article').clear(article.reference).prime(article.reference, callerVote);
   return article;
 }
 

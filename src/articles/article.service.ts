@@ -131,9 +131,10 @@ async function moveTagCounts(
 }
 
 /**
- * What an article write answers besides the article: its tags in order with their
- * counts as the write left them (`moved`: the counts it moved), and the caller's vote
- * on it, so that the answer looks neither up again.
+ * What an article write answers besides the article: its tags in order, and the
+ * caller's vote on it, so that the answer looks neither up again. A tag whose count
+ * the write moved shows the count it left; a kept tag, its count as this transaction
+ * read it.
  */
 export interface SavedArticle {
   article: Article;

@@ -1,4 +1,10 @@
-import { type EntityClass, type EntityDictionary, ReferenceKind } from '@mikro-orm/core';
+import {
+  type EntityClass,
+  type EntityDictionary,
+  type EntityMetadata,
+  type EntityProperty,
+  ReferenceKind,
+} from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
@@ -8,6 +14,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * entities made from them in the request's entity manager (`em.map`: managed, with the
  * stored values converted as a find converts them).
  */
+
+/** The SQL of `prop`'s formula on the table aliased `alias`, as a find selects it. */
+export function formulaSql(meta: EntityMetadata, prop: EntityProperty, alias: string): string {
+  return prop.formula!(
+    { alias, name: meta.tableName, qualifiedName: meta.tableName, toString: () => alias },
+    meta.createColumnMappingObject(),
+  );
+}
 
 /** A value a row holds for an entity: its data key, and its SQL for a table alias. */
 interface SelectedValue {
@@ -38,14 +52,7 @@ function selectedValues(em: EntityManager, entity: EntityClass<object>): Selecte
       // A formula is not persisted: it is computed as each find selects it.
       ...meta.props
         .filter((prop) => prop.formula && !prop.lazy)
-        .map((prop) => ({
-          key: prop.name,
-          sql: (alias: string) =>
-            prop.formula!(
-              { alias, name: meta.tableName, qualifiedName: meta.tableName, toString: () => alias },
-              meta.createColumnMappingObject(),
-            ),
-        })),
+        .map((prop) => ({ key: prop.name, sql: (alias: string) => formulaSql(meta, prop, alias) })),
     ];
     valuesOf.set(meta, values);
   }

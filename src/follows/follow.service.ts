@@ -66,8 +66,8 @@ export function createFollow(
   at = new Date(),
 ): Promise<Follow> {
   if (follower.reference === followed.reference) throw new AppError('follow:self');
+  // No look-up first: the insert itself answers 409 when the pair already follows.
   return em.transactional(async (tx) => {
-    if (await findFollow(tx, follower, followed)) throw new AppError('follow:already_following');
     const [follow] = await addFollows(tx, [{ follower, followed, at }]);
     return follow;
   });

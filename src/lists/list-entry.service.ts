@@ -149,8 +149,10 @@ export async function writeListEntry<E extends ListEntry, K extends TitleContent
   const effects: SqlFragment[] = [...score];
   if (action) effects.push(actionRecordSql(viewer.user.reference, action, title.reference));
   const row = await writeWithEffects(tx, entryWrite, effects);
+  // Gone meanwhile: the title was deleted with its entries (the user's lock keeps their own writes out).
+  if (!row) throw new AppError(kind.notFound);
   if (score.length > 0) await readTitleBack(tx, kind.title, title.reference);
-  return mapEntityRow(tx, kind.entity, row!, 'e')!;
+  return mapEntityRow(tx, kind.entity, row, 'e')!;
 }
 
 /** Deletes `entry` with its share of the title's native score and the action record, in one statement. */
@@ -169,6 +171,8 @@ export async function deleteListEntry<E extends ListEntry, K extends TitleConten
       actionRecordSql(viewer.user.reference, kind.actions.delete, title.reference),
     ],
   );
+  // Out of the request's identity map, as a removal through the unit of work would be.
+  tx.getUnitOfWork().unsetIdentity(entry);
 }
 
 /** The title's stored values again (its native score moved), into the entity the request holds. */
@@ -179,5 +183,6 @@ async function readTitleBack(tx: EntityManager, kind: TitleContentType, referenc
     () => `select ${entityColumns(tx, titleEntity(kind), 't')} from "${kind}" t where t.reference = ?`,
   );
   const [row] = await tx.execute<Record<string, unknown>[]>(read, [reference]);
+  // The write moved its figures, so this transaction holds the title's row: it is there.
   mapEntityRow(tx, titleEntity(kind), row, 't');
 }

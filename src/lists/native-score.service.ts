@@ -49,7 +49,7 @@ export function nativeScoreMove(
 
 /**
  * Recounts every title's native figures and the baselines from the list entries in
- * set-based SQL: the bulk counterpart of {@link moveNativeScore}, for bulk loads.
+ * set-based SQL: the bulk counterpart of {@link nativeScoreMove}, for bulk loads.
  */
 export async function recountNativeScores(em: EntityManager): Promise<void> {
   const sources = [

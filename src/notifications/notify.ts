@@ -91,17 +91,25 @@ export async function notifyAll(
   const eventKeys = [...new Set(candidates.map((c) => c.request.eventKey))];
   const spamKeys = [...new Set(candidates.flatMap((c) => (c.spamKey ? [c.spamKey] : [])))];
   const spamSince = new Date(Math.min(...candidates.map((c) => c.at.getTime())) - ANTI_SPAM_MS);
-  // One look-up for both rules: the recipients' notifications of these events, and those
-  // of the anti-spam keys in the window (a key that cannot match when there is none).
+  // One look-up for both rules: the recipients' notifications of these events and, for
+  // votes and follows, those of the anti-spam keys in the window. Each list is one value.
+  const list = (values: readonly string[]) => JSON.stringify(values);
   const earlier = await em.execute<
     { user: string; type: string; event_key: string | null; subject: string | null; created: Date | null }[]
   >(
-    `select user_reference as "user", notification_type as type, event_key, null as subject, null::timestamptz as created
-       from notification where user_reference in (?) and event_key in (?)
+    `with recipient as (select value::uuid as reference from jsonb_array_elements_text(?::jsonb))
+     select user_reference as "user", notification_type as type, event_key, null as subject, null::timestamptz as created
+       from notification where user_reference in (select reference from recipient)
+        and event_key in (select jsonb_array_elements_text(?::jsonb))${
+          spamKeys.length === 0
+            ? ''
+            : `
      union all
      select user_reference, notification_type, null, subject, created
-       from notification where user_reference in (?) and subject in (?) and created > ?`,
-    [recipients, eventKeys, recipients, spamKeys.length > 0 ? spamKeys : [null], spamSince],
+       from notification where user_reference in (select reference from recipient)
+        and subject in (select jsonb_array_elements_text(?::jsonb)) and created > ?`
+        }`,
+    [list(recipients), list(eventKeys), ...(spamKeys.length === 0 ? [] : [list(spamKeys), spamSince])],
   );
   // Those this unit of work made and has not written yet count as well (a find would flush them first).
   for (const entity of em.getUnitOfWork().getPersistStack()) {

@@ -1,3 +1,4 @@
+import { formulaSql } from '../../db/entity-rows';
 import { type EntityProperty, type MetadataStorage, ReferenceKind } from '@mikro-orm/core';
 import {
   type DirectiveNode,
@@ -358,15 +359,7 @@ class Compiler {
     const meta = this.metadata.find(target.name);
     const column = meta?.properties[property as never] as EntityProperty | undefined;
     if (column?.kind === ReferenceKind.SCALAR) {
-      const { formula } = column;
-      if (formula) {
-        const table = meta!.tableName;
-        return {
-          kind: 'value',
-          sql: (row) =>
-            formula({ alias: row, name: table, qualifiedName: table, toString: () => row }, {} as never),
-        };
-      }
+      if (column.formula) return { kind: 'value', sql: (row) => formulaSql(meta!, column, row) };
       if (column.persist !== false && column.fieldNames?.length === 1 && !column.lazy) {
         const [field] = column.fieldNames;
         return { kind: 'value', sql: (row) => `${row}."${field}"`, columnType: column.columnTypes?.[0] };
