@@ -126,7 +126,10 @@ class Stats {
   get slowestP99(): { route: string; ms: number } {
     let slowest = { route: '', ms: 0 };
     for (const [route, { latencies }] of this.routes) {
-      const ms = percentile([...latencies].sort((a, b) => a - b), 99);
+      const ms = percentile(
+        [...latencies].sort((a, b) => a - b),
+        99,
+      );
       if (ms > slowest.ms) slowest = { route, ms };
     }
     return slowest;
@@ -160,11 +163,14 @@ async function databaseServer(): Promise<{ serverUrl: string; embedded?: Embedde
 
 /** A built checkout of `revision` of this repository, made once (worktree, `npm ci`, build). */
 function baselineCheckout(revision: string): { checkout: string; commit: string } {
-  const commit = execFileSync('git', ['rev-parse', '--short', `${revision}^{commit}`]).toString().trim();
+  const commit = execFileSync('git', ['rev-parse', '--short', `${revision}^{commit}`])
+    .toString()
+    .trim();
   const checkout = join(tmpdir(), `catalog-baseline-${commit}`);
   if (!existsSync(join(checkout, 'dist/src/main.js'))) {
     console.log(`building ${commit} in ${checkout} ...`);
-    if (!existsSync(checkout)) execFileSync('git', ['worktree', 'add', '--force', '--detach', checkout, commit]);
+    if (!existsSync(checkout))
+      execFileSync('git', ['worktree', 'add', '--force', '--detach', checkout, commit]);
     execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: checkout, stdio: 'ignore' });
     execFileSync('npm', ['run', 'build'], { cwd: checkout, stdio: 'ignore' });
   }
