@@ -143,7 +143,7 @@ export async function writeListEntry<E extends ListEntry, K extends TitleContent
         ...Object.values(values),
       );
   const changed =
-    !existing || entryState(existing, kind.fields) !== entryState({ ...existing, ...values }, kind.fields);
+    existing && entryState(existing, kind.fields) !== entryState({ ...existing, ...values }, kind.fields);
   const action = !existing ? kind.actions.create : changed ? kind.actions.update : null;
   const score = nativeScoreMove(kind.title, title.reference, existing?.score ?? 0, Number(values.score));
   const effects: SqlFragment[] = [...score];
