@@ -373,18 +373,21 @@ export function hideComment(em: EntityManager, viewer: Viewer, reference: string
 
     // Before the comment's own row changes: it is locked with its ancestors, in one order.
     // A hide of the same comment that held the lock first has hidden it meanwhile (its
-    // counts must move once): this one then undoes its move with its savepoint.
+    // counts must move once): this one's update then finds it hidden and refuses, which
+    // undoes its move (its transaction, or its savepoint among several root fields).
     if (comment.parent) await moveTotalRepliesAbove(tx, comment.reference, -1);
-    const [{ hidden }] = await tx.execute<{ hidden: boolean }[]>(
-      'select hidden from comment where reference = ? for no key update',
-      [comment.reference],
+    const hidden = await tx.execute<Record<string, unknown>[]>(
+      statementText(
+        tx,
+        'comments:hide',
+        () => `update comment as c set hidden = true, hidden_by_reference = ?, review_recommendation = null,
+            review_score = null, updated = ? where c.reference = ? and not c.hidden
+          returning ${entityColumns(tx, Comment, 'c')}`,
+      ),
+      [user, new Date(), comment.reference],
     );
-    if (hidden) throw new AppError('comment:already_hidden');
-    comment.hidden = true;
-    comment.hidden_by = tx.getReference(User, user);
-    comment.review_recommendation = null;
-    comment.review_score = null;
-    await tx.flush();
+    if (hidden.length === 0) throw new AppError('comment:already_hidden');
+    mapEntityRow(tx, Comment, hidden[0], 'c');
     await moveCommentsCount(tx, comment.content_type, comment.content_reference, -1);
     recordAction(tx, viewer.user, 'comment_hide', comment.reference);
   });

@@ -142,10 +142,15 @@ describe('PUT /comments/{content_type}/{slug}', () => {
     expect(types).toEqual(['collection_comment', 'comment_tag']);
   });
 
-  it('sends the look-ups, one write (a top-level comment with its content count) and the action record after the token', async () => {
+  it('sends the look-ups, one write (a top-level comment with its content count) and the action record after the token; a hide, one update', async () => {
     const { as } = await setup();
-    const kinds = async (body: object) => {
-      await t.queries.count(async () => expect((await write('anime', 'frieren', body, as)).status).toBe(200));
+    const kinds = async (body: object | string) => {
+      await t.queries.count(async () =>
+        expect(
+          (typeof body === 'string' ? await hide(body, as) : await write('anime', 'frieren', body, as))
+            .status,
+        ).toBe(200),
+      );
       return t.queries.last.map((line) => {
         const statement = line.replace(/^\[query\] /, '');
         if (statement.includes('from auth_token t')) return 'token';
@@ -153,11 +158,13 @@ describe('PUT /comments/{content_type}/{slug}', () => {
         if (statement.includes('from "anime"')) return 'content';
         if (statement.startsWith('select count(*) as recent')) return 'hourly count';
         if (statement.startsWith('with written as (insert into comment')) return 'write';
-        if (statement.includes('from "comment"') && statement.includes('"c0"."reference" =')) return 'parent';
+        if (statement.includes('from "comment"') && statement.includes('"c0"."reference" ='))
+          return 'comment look-up';
         if (statement.startsWith('with delta')) return 'replies above';
         if (statement.includes('from "notification"')) return 'notification look-up';
         if (statement.startsWith('insert into "notification"')) return 'notification';
         if (statement.startsWith('insert into "action_record"')) return 'action';
+        if (statement.startsWith('update comment as c set hidden')) return 'hide';
         return statement.split(' ')[0];
       });
     };
@@ -180,9 +187,21 @@ describe('PUT /comments/{content_type}/{slug}', () => {
       'begin',
       'content',
       'hourly count',
-      'parent',
+      'comment look-up',
       'write',
       'replies above',
+      'update',
+      'action',
+      'commit',
+    ]);
+    // A hide: the comment, the replies above it, the hide (refused when already hidden), the content's count.
+    const [written] = await t.orm.em.fork().find(Comment, { depth: 2 });
+    expect(await kinds(written.reference)).toEqual([
+      'token',
+      'begin',
+      'comment look-up',
+      'replies above',
+      'hide',
       'update',
       'action',
       'commit',
