@@ -130,15 +130,23 @@ export class CatalogEntityManager extends SqlEntityManager<PostgreSqlDriver> {
     );
   }
 
-  /** Raw SQL: a replica-reading manager's statements outside a transaction run on a replica. */
-  override execute<T extends RawResult = EntityData<AnyEntity>[]>(
+  /**
+   * Raw SQL: a replica-reading manager's statements outside a transaction run on a
+   * replica. Their failures are converted as the primary's are (a DriverException), so
+   * that an unreachable database is told apart alike on both.
+   */
+  override async execute<T extends RawResult = EntityData<AnyEntity>[]>(
     query: RawQuery,
     params?: unknown[],
     method?: 'all' | 'get' | 'run',
     loggerContext?: LoggingOptions,
   ): Promise<T> {
     if (!this.readsReplicas) return super.execute<T>(query, params, method, loggerContext);
-    return this.getConnection('read').execute<T>(query, params, method, undefined, loggerContext);
+    try {
+      return await this.getConnection('read').execute<T>(query, params, method, undefined, loggerContext);
+    } catch (error) {
+      throw this.getDriver().convertException(error as Error);
+    }
   }
 
   private reading<Options extends { connectionType?: ConnectionType }>(
