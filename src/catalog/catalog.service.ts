@@ -2,6 +2,7 @@ import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TitleContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
+import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
 import { sql } from '../db/sql';
 import type { SqlSubject } from '../graphql/sql-plan/fields';
 import type { ErrorCode } from '../common/errors/catalog';
@@ -60,9 +61,15 @@ export async function findTitle<K extends TitleContentType>(
   slug: string,
   notFound: ErrorCode,
 ): Promise<TitleOf[K]> {
-  const title = await em.findOne(titleEntity(kind) as EntityClass<CatalogTitle>, { slug, deleted: false });
-  if (!title) throw new AppError(notFound);
-  return title as TitleOf[K];
+  const entity = titleEntity(kind);
+  const find = statementText(
+    em,
+    `catalog:title:${kind}`,
+    () => `select ${entityColumns(em, entity, 't')} from "${kind}" t where t.slug = ? and not t.deleted`,
+  );
+  const [row] = await em.execute<Record<string, unknown>[]>(find, [slug]);
+  if (!row) throw new AppError(notFound);
+  return mapEntityRow(em, entity, row, 't')!;
 }
 
 /** A well-scored live manga with authors, for the example URLs `npm start` prints. */
