@@ -34,8 +34,9 @@ export interface ListEntryKind<E extends ListEntry, K extends TitleContentType =
 const dateOf = (seconds: number): Date => new Date(seconds * 1000);
 
 /**
- * The values every list entry shares, after the body and the entry's creation and
- * completion rules (§3.3) at time `at`; `existing` is the stored entry, if any.
+ * The values every list entry shares (status, note, score, dates, and `created` for a
+ * new one), after the body and the entry's creation and completion rules (§3.3) at
+ * time `at`; `existing` is the stored entry, if any.
  *
  * Reading of the spec where it is open:
  * - `note` and `score` are replaced like every other visible field: omitted → null / 0.
@@ -52,17 +53,22 @@ const dateOf = (seconds: number): Date => new Date(seconds * 1000);
  */
 export function listEntryValues(
   existing: ListEntry | null,
-  input: ListEntryInputFields,
-  { completed, at }: { completed: boolean; at: Date },
-): Pick<ListEntry, 'note' | 'score' | 'start_date' | 'end_date' | 'updated'> {
+  input: ListEntryInputFields & { status: string },
+  at: Date,
+): Pick<ListEntry, 'note' | 'score' | 'start_date' | 'end_date' | 'updated'> & {
+  status: string;
+  created?: Date;
+} {
   const start = input.start_date === undefined ? (existing?.start_date ?? null) : dateOf(input.start_date);
   const end = input.end_date === undefined ? (existing?.end_date ?? null) : dateOf(input.end_date);
   return {
+    status: input.status,
     note: input.note ?? null,
     score: input.score ?? 0,
     start_date: !existing && start === null ? at : start,
-    end_date: completed && end === null ? at : end,
+    end_date: input.status === 'completed' && end === null ? at : end,
     updated: at,
+    ...(existing ? {} : { created: at }),
   };
 }
 

@@ -43,12 +43,11 @@ export function saveReadEntry(
     const { title, entry: existing } = await lockListsAndFind(tx, viewer, READ[kind], slug, at);
     requireScopes(viewer, ['update:readlist']);
     return writeListEntry(tx, viewer, READ[kind], title, existing, {
-      status: input.status,
       chapters: input.chapters ?? 0,
       volumes: input.volumes ?? 0,
       rereads: input.rereads ?? 0,
-      ...listEntryValues(existing, input, { completed: input.status === 'completed', at }),
-      ...(existing ? {} : { content_type: kind, created: at }),
+      ...listEntryValues(existing, input, at),
+      ...(existing ? {} : { content_type: kind }),
     });
   });
 }

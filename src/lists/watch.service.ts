@@ -52,12 +52,10 @@ export function saveWatchEntry(
     }
     const rewatches = input.rewatches ?? 0;
     return writeListEntry(tx, viewer, WATCH, anime, existing, {
-      status: input.status,
       episodes,
       rewatches,
       duration: watchDuration(anime, episodes, rewatches),
-      ...listEntryValues(existing, input, { completed: input.status === 'completed', at }),
-      ...(existing ? {} : { created: at }),
+      ...listEntryValues(existing, input, at),
     });
   });
 }
