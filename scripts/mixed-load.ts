@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { type ChildProcess, execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -590,6 +590,32 @@ interface LoadResult {
   sound: boolean;
 }
 
+/** Linux's clock ticks per second (USER_HZ), the unit of /proc's CPU times. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time so far, in clock ticks, of the service's process (user and system) and of
+ * the whole machine (every CPU's time not idle): what a request costs is steadier
+ * across runs than the throughput of a machine shared with others. Undefined where
+ * /proc is not there to read.
+ */
+function cpuTicks(pid: number | undefined): { service: number; machine: number } | undefined {
+  try {
+    // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+    const own = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const [, user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      .split(/\s+/)
+      .map(Number);
+    return {
+      service: Number(own[11]) + Number(own[12]),
+      machine: user + nice + system + irq + softirq,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The load against `checkout`'s service on `url`, then the check of what it acknowledged. */
 async function runLoad(checkout: string, url: string): Promise<LoadResult> {
   const orm = await createOrm(url);
@@ -616,6 +642,7 @@ async function runLoad(checkout: string, url: string): Promise<LoadResult> {
       ack.comments.set(reference, { hidden: false, author: user.reference });
     }
     const stats = new Stats();
+    const cpuBefore = cpuTicks(service.pid);
     const started = Date.now();
     const deadline = started + SECONDS * 1000;
     await Promise.all(
@@ -633,8 +660,16 @@ async function runLoad(checkout: string, url: string): Promise<LoadResult> {
     );
     const seconds = (Date.now() - started) / 1000;
     const rss = Number(execFileSync('ps', ['-o', 'rss=', '-p', String(service.pid)]));
+    const cpuAfter = cpuTicks(service.pid);
     stats.print(Math.round(seconds));
     console.log(`service RSS after the load: ${Math.round(rss / 1024)} MB`);
+    if (cpuBefore && cpuAfter) {
+      const perRequest = (ticks: number) => ((ticks * 1000) / TICKS_PER_SECOND / stats.total).toFixed(2);
+      console.log(
+        `CPU per request: service ${perRequest(cpuAfter.service - cpuBefore.service)} ms, ` +
+          `whole machine ${perRequest(cpuAfter.machine - cpuBefore.machine)} ms (database and load included)`,
+      );
+    }
 
     const problems = await verify(orm, ack);
     const checked =
