@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordAction } from '../accounts/actions';
+import { actionRecordSql, recordAction } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
 import { findUserByUsername, lockUserRow } from '../accounts/users.service';
 import { findTitle } from '../catalog/catalog.service';
@@ -13,7 +13,8 @@ import { pageWindow, toPage, type Page, type PageArgs } from '../common/paginati
 import { parseSort } from '../common/sorting';
 import { config } from '../config';
 import { deltasOf, moveCounters } from '../db/counters';
-import { Article, ArticleTag, Attachment, Tag } from './article.entity';
+import { sql, type SqlFragment, writeWithEffects } from '../db/sql';
+import { Article, Attachment, type Tag } from './article.entity';
 import type { ArticleInput, ArticleListInput, ArticleSortField } from './article.types';
 import { buildPreview, imageUrls } from './document';
 import { generateSlug } from './slug';
@@ -98,31 +99,45 @@ async function findContent(
   return { type: input.content.content_type, reference: title.reference };
 }
 
-/**
- * Finds or creates the tags by name (new ones with `content_count` 0), in the given
- * order. Only missing names are inserted, in name order: an insert that meets an
- * existing name would wait for whoever is moving that tag's count.
- */
-async function ensureTags(em: EntityManager, names: readonly string[]): Promise<Tag[]> {
+/** A tag as an article write reads it. */
+type TagRow = Pick<Tag, 'reference' | 'name' | 'content_count'>;
+
+/** The tags of these names that exist, in no order: one statement, no entities. */
+async function tagsNamed(em: EntityManager, names: readonly string[]): Promise<TagRow[]> {
   if (names.length === 0) return [];
-  const found = await em.find(Tag, { name: { $in: [...names] } });
-  const missing = names.filter((name) => !found.some((tag) => tag.name === name)).sort();
+  return em.execute<TagRow[]>(
+    'select reference, name, content_count from tag where name in (select jsonb_array_elements_text(?::jsonb))',
+    [JSON.stringify(names)],
+  );
+}
+
+/**
+ * The tags by name, in the given order, creating the missing ones (with `content_count`
+ * 0); `found` are those already read. Only missing names are inserted, in name order: an
+ * insert that meets an existing name would wait for whoever is moving that tag's count.
+ */
+async function ensureTags(
+  em: EntityManager,
+  names: readonly string[],
+  found: readonly TagRow[],
+): Promise<TagRow[]> {
+  const byName = new Map(found.map((tag) => [tag.name, tag]));
+  const missing = names.filter((name) => !byName.has(name)).sort();
   if (missing.length > 0) {
     await em.execute(
       `insert into tag (reference, name, content_count) values ${missing.map(() => '(?, ?, 0)').join(', ')}
         on conflict (name) do nothing`,
       missing.flatMap((name) => [randomUUID(), name]),
     );
-    found.push(...(await em.find(Tag, { name: { $in: missing } })));
+    for (const tag of await tagsNamed(em, missing)) byName.set(tag.name, tag);
   }
-  const byName = new Map(found.map((tag) => [tag.name, tag]));
   return names.map((name) => byName.get(name)!);
 }
 
 /** Moves the tags' `content_count`: `removed` lose 1, `added` gain 1, in one statement (src/db/counters.ts). */
 async function moveTagCounts(
   em: EntityManager,
-  change: { removed?: readonly Tag[]; added?: readonly Tag[] },
+  change: { removed?: readonly Pick<TagRow, 'reference'>[]; added?: readonly Pick<TagRow, 'reference'>[] },
 ): Promise<Map<string, number>> {
   const deltas = new Map<string, number>();
   for (const tag of change.removed ?? []) deltas.set(tag.reference, (deltas.get(tag.reference) ?? 0) - 1);
@@ -149,7 +164,7 @@ export interface ArticleTagRow extends Pick<Tag, 'reference' | 'name' | 'content
 
 const tagRows = (
   article: Article,
-  tags: readonly Tag[],
+  tags: readonly TagRow[],
   moved: ReadonlyMap<string, number>,
 ): ArticleTagRow[] =>
   tags.map((tag) => ({
@@ -158,19 +173,6 @@ const tagRows = (
     name: tag.name,
     content_count: moved.get(tag.reference) ?? tag.content_count,
   }));
-
-/** The article's tag links as stored, tags loaded, in position order. */
-function storedTagLinks(em: EntityManager, article: Article): Promise<ArticleTag[]> {
-  return em.find(
-    ArticleTag,
-    { article: article.reference },
-    { populate: ['tag'], orderBy: { position: 'asc' } },
-  );
-}
-
-function linkTags(em: EntityManager, article: Article, tags: readonly Tag[]): void {
-  tags.forEach((tag, position) => em.create(ArticleTag, { article, tag, position }));
-}
 
 const slugTaken = (em: EntityManager) => async (slug: string) => (await em.count(Article, { slug })) > 0;
 
@@ -220,35 +222,78 @@ export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleI
     const content = await findContent(tx, input);
 
     const at = new Date();
-    const article = tx.create(Article, {
-      slug: await generateSlug(input.title, slugTaken(tx)),
-      author: tx.getReference(User, viewer.user.reference),
-      title: input.title,
-      category: input.category,
-      draft: input.draft ?? true,
-      trusted: input.trusted ?? false,
-      document: input.document,
-      preview: buildPreview(input.document),
-      content_type: content?.type ?? null,
-      content_reference: content?.reference ?? null,
-      vote_score: 0,
-      views: 0,
-      comments_count: 0,
-      deleted: false,
-      created: at,
-      updated: at,
-    });
-    const tags = await ensureTags(tx, distinctTags(input.tags));
+    const reference = randomUUID();
+    const names = distinctTags(input.tags);
+    const tags = await ensureTags(tx, names, await tagsNamed(tx, names));
+    const slug = await generateSlug(input.title, slugTaken(tx));
     const moved = await moveTagCounts(tx, { added: tags });
-    linkTags(tx, article, tags);
-    attachments.forEach((attachment) => (attachment.article = article));
-    recordAction(tx, viewer.user, 'article_create', article.reference);
+    const write = sql(
+      `insert into article as a (reference, slug, author_reference, title, category, draft, trusted, document,
+          preview, content_type, content_reference, vote_score, views, comments_count, deleted, created, updated)
+        values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?, 0, 0, 0, false, ?, ?)
+        returning ${entityColumns(tx, Article, 'a')}`,
+      reference,
+      slug,
+      viewer.user.reference,
+      input.title,
+      input.category,
+      input.draft ?? true,
+      input.trusted ?? false,
+      JSON.stringify(input.document),
+      JSON.stringify(buildPreview(input.document)),
+      content?.type ?? null,
+      content?.reference ?? null,
+      at,
+      at,
+    );
+    // In one statement: the links' and attachments' key checks see the article it inserts.
+    const row = await writeWithEffects(tx, write, [
+      ...linkTagsSql(reference, tags),
+      ...attachSql(reference, attachments),
+      actionRecordSql(viewer.user.reference, 'article_create', reference),
+    ]);
+    const article = mapEntityRow(tx, Article, row!, 'a')!;
     return { article, tags: tagRows(article, tags, moved), callerVote: 0 };
   });
 }
 
+/** Links `tags` to the article in their order, moving the positions of links it has already. */
+function linkTagsSql(article: string, tags: readonly TagRow[]): SqlFragment[] {
+  if (tags.length === 0) return [];
+  const links = tags.map((tag, position) => ({ tag: tag.reference, position }));
+  return [
+    sql(
+      `insert into article_tag (article_reference, tag_reference, position)
+       select ?, link.tag, link.position from jsonb_to_recordset(?::jsonb) as link(tag uuid, position smallint)
+       on conflict (article_reference, tag_reference) do update set position = excluded.position
+        where article_tag.position <> excluded.position`,
+      article,
+      JSON.stringify(links),
+    ),
+  ];
+}
+
+/** Attaches the attachments to the article. */
+function attachSql(article: string, attachments: readonly Attachment[]): SqlFragment[] {
+  if (attachments.length === 0) return [];
+  return [
+    sql(
+      `update attachment set article_reference = ?
+        where reference in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
+      article,
+      JSON.stringify(attachments.map((attachment) => attachment.reference)),
+    ),
+  ];
+}
+
 /** A comparable copy of the editable state, to tell whether an update changed anything. */
-function articleState(article: Article, tags: readonly string[]): string {
+function articleState(
+  article: Pick<
+    Article,
+    'title' | 'document' | 'category' | 'draft' | 'trusted' | 'content_type' | 'content_reference'
+  >,
+  tags: readonly string[],
+): string {
   return JSON.stringify([
     article.title,
     article.document,
@@ -261,11 +306,56 @@ function articleState(article: Article, tags: readonly string[]): string {
   ]);
 }
 
+/** What an update reads once the article is locked (so that no concurrent write of it is missed). */
+interface ArticleState {
+  /** Its tags, in position order. */
+  linked: TagRow[];
+  /** The tags of the body's names that exist already. */
+  named: TagRow[];
+  /** The attachments attached to it. */
+  attached: string[];
+  /** The caller's `article_update` actions this clock hour (the rate limit's count). */
+  recentUpdates: number;
+}
+
+/** {@link ArticleState} in one statement. */
+async function readArticleState(
+  em: EntityManager,
+  article: Article,
+  names: readonly string[],
+  viewer: Viewer,
+): Promise<ArticleState> {
+  const read = statementText(
+    em,
+    'articles:state',
+    () => `select
+        (select coalesce(json_agg(json_build_object('reference', t.reference, 'name', t.name,
+            'content_count', t.content_count) order by at.position), '[]')
+           from article_tag at join tag t on t.reference = at.tag_reference
+          where at.article_reference = ?) as linked,
+        (select coalesce(json_agg(json_build_object('reference', t.reference, 'name', t.name,
+            'content_count', t.content_count)), '[]')
+           from tag t where t.name in (select jsonb_array_elements_text(?::jsonb))) as named,
+        (select coalesce(json_agg(reference), '[]') from attachment where article_reference = ?) as attached,
+        (select count(*) from action_record
+          where user_reference = ? and type = 'article_update' and created >= ?)::integer as recent_updates`,
+  );
+  const [row] = await em.execute<
+    { linked: TagRow[]; named: TagRow[]; attached: string[]; recent_updates: number }[]
+  >(read, [article.reference, JSON.stringify(names), article.reference, viewer.user.reference, clockHour()]);
+  return { linked: row.linked, named: row.named, attached: row.attached, recentUpdates: row.recent_updates };
+}
+
 /**
  * #4 PUT /articles/{slug}, after authentication and validation. Check order: article
  * → permission and scope → author or `article:update_moderator` → category and
  * `trusted` permissions → rate limit → `articles:bad_draft` → `articles:bad_category`
  * → images → `content` look-up.
+ *
+ * Without the unit of work: the article's lock, one read of what the update changes
+ * (its tags, the body's tags, its attachments, the rate limit's count), and one write of
+ * the article with its tag links, attachments and action record; changed tags add the
+ * new ones' insert and the counts' move.
  */
 export function updateArticle(
   em: EntityManager,
@@ -280,64 +370,93 @@ export function updateArticle(
       requirePermissions(viewer.user, ['article:update_moderator']);
     }
     requireBodyPermissions(viewer, input);
-    await checkRateLimit(tx, viewer, 'article_update', UPDATE_LIMIT);
+    const newNames = distinctTags(input.tags);
+    const state = await readArticleState(tx, article, newNames, viewer);
+    if (!STAFF.has(viewer.user.role) && state.recentUpdates > UPDATE_LIMIT) {
+      throw new AppError('system:rate_limit');
+    }
     const draft = input.draft ?? true;
     if (!article.draft && draft) throw new AppError('articles:bad_draft');
     if (!article.draft && input.category !== article.category) throw new AppError('articles:bad_category');
     const attachments = await checkImages(tx, input.document, article.author.reference, article.reference);
     const content = await findContent(tx, input);
 
-    const links = await storedTagLinks(tx, article);
-    const oldTags = links.map((link) => link.tag);
-    const newNames = distinctTags(input.tags);
+    const oldTags = state.linked;
     const before = articleState(
       article,
       oldTags.map((tag) => tag.name),
     );
-
     const at = new Date();
-    if (article.draft && !draft) article.created = at;
-    article.title = input.title;
-    article.document = input.document;
-    article.category = input.category;
-    article.draft = draft;
-    if (hasPermissions(viewer.user, ['article:trusted'])) article.trusted = input.trusted ?? false;
-    article.content_type = content?.type ?? null;
-    article.content_reference = content?.reference ?? null;
-    article.preview = buildPreview(input.document);
-    article.updated = at;
+    const updated = {
+      title: input.title,
+      document: input.document,
+      category: input.category,
+      draft,
+      trusted: hasPermissions(viewer.user, ['article:trusted']) ? (input.trusted ?? false) : article.trusted,
+      content_type: content?.type ?? null,
+      content_reference: content?.reference ?? null,
+    };
 
     // Tags: removed ones −1, added ones +1, kept ones unchanged; positions follow the body.
     const oldNames = new Set(oldTags.map((tag) => tag.name));
-    const newTags = await ensureTags(tx, newNames);
+    const newTags = await ensureTags(tx, newNames, state.named);
     const moved = await moveTagCounts(tx, {
       removed: oldTags.filter((tag) => !newNames.includes(tag.name)),
       added: newTags.filter((tag) => !oldNames.has(tag.name)),
     });
-    const linked = new Map(links.map((link) => [link.tag.reference, link]));
-    links
-      .filter((link) => !newTags.some((tag) => tag.reference === link.tag.reference))
-      .forEach((link) => tx.remove(link));
-    newTags.forEach((tag, position) => {
-      const link = linked.get(tag.reference);
-      if (link) link.position = position;
-      else tx.create(ArticleTag, { article, tag, position });
-    });
+    const removedLinks = oldTags.filter((tag) => !newNames.includes(tag.name)).map((tag) => tag.reference);
 
     // Images: the document's are attached, the others detached and marked for deletion.
     const kept = new Set(attachments.map((attachment) => attachment.reference));
-    const previous = await tx.find(Attachment, { article: article.reference });
-    for (const attachment of previous) {
-      if (kept.has(attachment.reference)) continue;
-      attachment.article = null;
-      attachment.marked_for_deletion = true;
-    }
-    attachments.forEach((attachment) => (attachment.article = article));
+    const detached = state.attached.filter((reference) => !kept.has(reference));
 
-    if (before !== articleState(article, newNames)) {
-      recordAction(tx, viewer.user, 'article_update', article.reference);
-    }
-    return { article, tags: tagRows(article, newTags, moved), callerVote };
+    const effects = [
+      ...(removedLinks.length === 0
+        ? []
+        : [
+            sql(
+              `delete from article_tag where article_reference = ?
+                and tag_reference in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
+              article.reference,
+              JSON.stringify(removedLinks),
+            ),
+          ]),
+      ...linkTagsSql(article.reference, newTags),
+      ...(detached.length === 0
+        ? []
+        : [
+            sql(
+              `update attachment set article_reference = null, marked_for_deletion = true
+                where reference in (select value::uuid from jsonb_array_elements_text(?::jsonb))`,
+              JSON.stringify(detached),
+            ),
+          ]),
+      ...attachSql(article.reference, attachments),
+      ...(before === articleState(updated, newNames)
+        ? []
+        : [actionRecordSql(viewer.user.reference, 'article_update', article.reference)]),
+    ];
+    const write = sql(
+      `update article as a set title = ?, document = ?::jsonb, category = ?, draft = ?, trusted = ?,
+          content_type = ?, content_reference = ?, preview = ?::jsonb, updated = ?, created = ?
+        where reference = ?
+        returning ${entityColumns(tx, Article, 'a')}`,
+      updated.title,
+      JSON.stringify(updated.document),
+      updated.category,
+      updated.draft,
+      updated.trusted,
+      updated.content_type,
+      updated.content_reference,
+      JSON.stringify(buildPreview(input.document)),
+      at,
+      article.draft && !draft ? at : article.created,
+      article.reference,
+    );
+    const row = await writeWithEffects(tx, write, effects);
+    // The stored values become the managed article's: nothing is left for a flush to write.
+    const saved = mapEntityRow(tx, Article, row!, 'a')!;
+    return { article: saved, tags: tagRows(saved, newTags, moved), callerVote };
   });
 }
 
@@ -376,8 +495,11 @@ export function deleteArticle(em: EntityManager, viewer: Viewer, slug: string): 
       { deleted: true },
     );
     if (deleted === 0) throw new AppError('articles:not_found');
-    const links = await storedTagLinks(tx, article);
-    await moveTagCounts(tx, { removed: links.map((link) => link.tag) });
+    const linked = await tx.execute<{ reference: string }[]>(
+      'select tag_reference as reference from article_tag where article_reference = ?',
+      [article.reference],
+    );
+    await moveTagCounts(tx, { removed: linked });
     await tx.nativeUpdate(
       Attachment,
       { article: article.reference },
