@@ -4,7 +4,6 @@ import { User } from '../accounts/user.entity';
 import type { NotificationType } from '../common/enums';
 import { imageUrl } from '../common/scalars';
 import { outboxOf } from '../db/entity-manager';
-import { Notification } from './notification.entity';
 
 /** The anti-spam window of votes and follows (semantics §4). */
 export const ANTI_SPAM_MS = 6 * 60 * 60 * 1000;
@@ -43,6 +42,18 @@ export interface NotificationRequest {
   at?: Date;
 }
 
+/** A notification as written: its row of the `notification` table (`created` in ISO form). */
+export interface CreatedNotification {
+  reference: string;
+  user_reference: string;
+  initiator_user_reference: string | null;
+  notification_type: NotificationType;
+  data: Record<string, unknown>;
+  event_key: string;
+  subject: string | null;
+  created: string;
+}
+
 /** A request that passed the rules that need no query. */
 interface Candidate {
   request: NotificationRequest;
@@ -70,13 +81,14 @@ const ruleId = (recipient: string, type: string, key: string) => `${recipient}\u
  * it; the same event already notified them with that type; or (votes and follows) the
  * same user already notified them of that type (and item) within the 6 hours before
  * the event. Requests of one batch are checked against each other too. One look-up
- * per batch whatever its size; the notifications are inserted with the caller's unit
- * of work. Returns the created notifications.
+ * per batch whatever its size, and one insert of the batch's notifications (not the
+ * unit of work's: a write then has nothing for its flush to write). Returns the created
+ * notifications.
  */
 export async function notifyAll(
   em: EntityManager,
   requests: readonly NotificationRequest[],
-): Promise<Notification[]> {
+): Promise<CreatedNotification[]> {
   const candidates: Candidate[] = [];
   for (const request of requests) {
     const { recipient, type } = request;
@@ -111,13 +123,6 @@ export async function notifyAll(
         }`,
     [list(recipients), list(eventKeys), ...(spamKeys.length === 0 ? [] : [list(spamKeys), spamSince])],
   );
-  // Those this unit of work made and has not written yet count as well (a find would flush them first).
-  for (const entity of em.getUnitOfWork().getPersistStack()) {
-    if (!(entity instanceof Notification)) continue;
-    const { user, notification_type: type, event_key, subject, created } = entity;
-    earlier.push({ user: user.reference, type, event_key, subject: null, created: null });
-    if (subject !== null) earlier.push({ user: user.reference, type, event_key: null, subject, created });
-  }
   const seenEvents = new Set(
     earlier.flatMap((n) => (n.event_key === null ? [] : [ruleId(n.user, n.type, n.event_key)])),
   );
@@ -129,7 +134,7 @@ export async function notifyAll(
       addSpamTime(ruleId(n.user, n.type, n.subject), new Date(n.created).getTime());
   }
 
-  const created: Notification[] = [];
+  const created: CreatedNotification[] = [];
   for (const { request, at, spamKey } of candidates) {
     const { recipient, type, eventKey } = request;
     const event = ruleId(recipient.reference, type, eventKey);
@@ -143,31 +148,38 @@ export async function notifyAll(
       addSpamTime(id, time);
     }
     seenEvents.add(event);
-    created.push(
-      em.create(Notification, {
-        user: em.getReference(User, recipient.reference),
-        initiator_user: request.initiator ? em.getReference(User, request.initiator.reference) : null,
-        notification_type: type,
-        data: request.data,
-        event_key: eventKey,
-        subject: spamKey,
-        seen: false,
-        created: at,
-        updated: at,
-      }),
-    );
+    created.push({
+      reference: randomUUID(),
+      user_reference: recipient.reference,
+      initiator_user_reference: request.initiator?.reference ?? null,
+      notification_type: type,
+      data: request.data,
+      event_key: eventKey,
+      subject: spamKey,
+      created: at.toISOString(),
+    });
   }
+  if (created.length > 0)
+    await em.execute(
+      `insert into notification (reference, user_reference, initiator_user_reference, notification_type, data,
+          event_key, subject, seen, created, updated)
+       select reference, user_reference, initiator_user_reference, notification_type, data, event_key, subject,
+          false, created, created
+         from jsonb_to_recordset(?::jsonb) as n(reference uuid, user_reference uuid, initiator_user_reference uuid,
+           notification_type text, data jsonb, event_key text, subject text, created timestamptz)`,
+      [JSON.stringify(created)],
+    );
   announceCreated(em, created);
   return created;
 }
 
 /** Announces new notifications to their recipients' live subscriptions, once the work commits. */
-function announceCreated(em: EntityManager, created: readonly Notification[]): void {
+function announceCreated(em: EntityManager, created: readonly CreatedNotification[]): void {
   const outbox = outboxOf(em);
   if (!outbox) return;
   const byUser = new Map<string, string[]>();
   for (const notification of created) {
-    const user = notification.user.reference;
+    const user = notification.user_reference;
     byUser.set(user, [...(byUser.get(user) ?? []), notification.reference]);
   }
   for (const [user, references] of byUser) outbox.add({ user, created: references });
@@ -179,7 +191,7 @@ function announceCreated(em: EntityManager, created: readonly Notification[]): v
  * every cause calls this (or `notifyAll`, or `notifyVote`). Returns the
  * notification, or null when skipped.
  */
-export async function notify(em: EntityManager, request: NotificationRequest): Promise<Notification | null> {
+export async function notify(em: EntityManager, request: NotificationRequest): Promise<CreatedNotification | null> {
   const [created] = await notifyAll(em, [request]);
   return created ?? null;
 }
@@ -214,7 +226,7 @@ export interface VoteEvent {
  * only for a positive vote, yet a negative vote still counts as the voter's for the
  * self rule and the 6-hour anti-spam window per item.
  */
-export async function notifyVote(em: EntityManager, event: VoteEvent): Promise<Notification | null> {
+export async function notifyVote(em: EntityManager, event: VoteEvent): Promise<CreatedNotification | null> {
   if (event.userScore === 0) return null;
   const positive = event.userScore > 0;
   const shown = positive ? userSnapshot(event.voter) : { username: null, avatar: null };
