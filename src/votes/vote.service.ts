@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordAction } from '../accounts/actions';
+import { actionRecordSql } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
 import { Article } from '../articles/article.entity';
 import { Collection } from '../collections/collection.entity';
@@ -11,6 +11,8 @@ import { AppError } from '../common/errors/app-error';
 import { notifyVote, type VoteNotificationType } from '../notifications/notify';
 import { Vote } from './vote.entity';
 import { isUuid } from '../common/validation/uuid';
+import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
+import { concatSql, sql } from '../db/sql';
 
 /** A votable item: its reference, author, table and notification payload. */
 interface VoteTarget {
@@ -19,62 +21,81 @@ interface VoteTarget {
   table: 'collection' | 'comment' | 'article';
   notification: VoteNotificationType;
   data: Record<string, unknown>;
+  /** Its `vote_score` as read. */
+  voteScore: number;
 }
+
+/** The votable tables, by content type, and where each keeps its author. */
+const VOTED: Record<
+  VoteContentType,
+  { entity: typeof Article | typeof Collection | typeof Comment; key: string; live: string }
+> = {
+  article: { entity: Article, key: 'i.slug = ?', live: 'not i.deleted' },
+  collection: { entity: Collection, key: 'i.reference = ?', live: 'not i.deleted' },
+  comment: { entity: Comment, key: 'i.reference = ?', live: 'not i.deleted and not i.hidden' },
+};
 
 /**
  * The look-up of §1.8 for votes: a collection by reference (a private one only for
  * its author), a comment by reference (not hidden), an article by exact slug; never
- * deleted. Anything else → 404 `vote:content_not_found`.
+ * deleted. Anything else → 404 `vote:content_not_found`. With `lock`, the item's row
+ * is locked in the same statement (concurrent votes on it then run one after another,
+ * and its key stays free: a reply to a voted comment need not wait); it answers the
+ * item as it stands once the lock is granted.
  */
 async function findTarget(
   em: EntityManager,
   viewer: Viewer,
   kind: VoteContentType,
   slug: string,
+  { lock }: { lock: boolean },
 ): Promise<VoteTarget> {
   const notFound = () => new AppError('vote:content_not_found');
+  if (kind !== 'article' && !isUuid(slug)) throw notFound();
+  const { entity, key, live } = VOTED[kind];
+  const statement = statementText(
+    em,
+    `votes:target:${kind}:${lock}`,
+    () => `select ${entityColumns(em, entity, 'i')}, ${entityColumns(em, User, 'u')}
+        from "${em.getMetadata().get(entity.name).tableName}" i join "user" u on u.reference = i.author_reference
+       where ${key} and ${live}${lock ? ' for no key update of i' : ''}`,
+  );
+  const [row] = await em.execute<Record<string, unknown>[]>(statement, [
+    kind === 'article' ? slug : slug.toLowerCase(),
+  ]);
+  if (!row) throw notFound();
+  const author = mapEntityRow(em, User, row, 'u')!;
   switch (kind) {
     case 'article': {
-      const article = await em.findOne(Article, { slug, deleted: false }, { populate: ['author'] });
-      if (!article) throw notFound();
+      const article = mapEntityRow(em, Article, row, 'i')!;
       return {
         reference: article.reference,
-        author: article.author,
+        author,
         table: 'article',
         notification: 'article_vote',
         data: { slug: article.slug },
+        voteScore: article.vote_score,
       };
     }
     case 'collection': {
-      if (!isUuid(slug)) throw notFound();
-      const collection = await em.findOne(
-        Collection,
-        { reference: slug.toLowerCase(), deleted: false },
-        { populate: ['author'] },
-      );
-      if (!collection) throw notFound();
-      if (collection.visibility === 'private' && collection.author.reference !== viewer.user.reference) {
+      const collection = mapEntityRow(em, Collection, row, 'i')!;
+      if (collection.visibility === 'private' && author.reference !== viewer.user.reference) {
         throw notFound();
       }
       return {
         reference: collection.reference,
-        author: collection.author,
+        author,
         table: 'collection',
         notification: 'collection_vote',
         data: { slug: collection.reference },
+        voteScore: collection.vote_score,
       };
     }
     case 'comment': {
-      if (!isUuid(slug)) throw notFound();
-      const comment = await em.findOne(
-        Comment,
-        { reference: slug.toLowerCase(), deleted: false, hidden: false },
-        { populate: ['author'] },
-      );
-      if (!comment) throw notFound();
+      const comment = mapEntityRow(em, Comment, row, 'i')!;
       return {
         reference: comment.reference,
-        author: comment.author,
+        author,
         table: 'comment',
         notification: 'comment_vote',
         // Comment data (§4); `username`/`avatar` are the voter's, set by notifyVote.
@@ -86,6 +107,7 @@ async function findTarget(
           comment_text: comment.text,
           base_comment_reference: comment.thread_root?.reference ?? comment.reference,
         },
+        voteScore: comment.vote_score,
       };
     }
   }
@@ -105,37 +127,32 @@ export function setVote(
   score: number,
 ): Promise<number> {
   return em.transactional(async (tx) => {
-    const target = await findTarget(tx, viewer, kind, slug);
+    const target = await findTarget(tx, viewer, kind, slug, { lock: true });
     requirePermissions(viewer.user, ['vote:set']);
     requireScopes(viewer, ['set:vote']);
-    // Locks the item: concurrent votes on it run one after another, so the sum is exact
-    // (its key stays free: a reply to a voted comment need not wait).
-    const [locked] = await tx.execute<{ vote_score: number }[]>(
-      `select vote_score from "${target.table}" where reference = ? for no key update`,
-      [target.reference],
-    );
-    const oldScore = locked.vote_score;
-    // The caller's vote and the item's new sum in one statement: the sum is the others'
-    // votes as committed (the lock above lets no other vote on the item in) plus this one.
-    const [{ sum }] = await tx.execute<{ sum: string }[]>(
-      `with voted as (
-         insert into vote (reference, user_reference, content_type, content_reference, score, created, updated)
-         values (gen_random_uuid(), ?, ?, ?, ?, now(), now())
-         on conflict (user_reference, content_type, content_reference)
-         do update set score = excluded.score, updated = excluded.updated
-         returning score
-       ),
-       summed as (
-         select (select score from voted) + coalesce(sum(score), 0) as sum from vote
-          where content_type = ? and content_reference = ? and user_reference <> ?
-       ),
-       stored as (
-         update "${target.table}" set vote_score = (select sum from summed)${
-           kind === 'collection' ? ', system_ranking = (select sum from summed)' : ''
-         } where reference = ?
-       )
-       select sum from summed`,
-      [
+    const oldScore = target.voteScore;
+    // The caller's vote, the item's new sum and the action record in one statement: the
+    // sum is the others' votes as committed (the lock lets no other vote on the item in)
+    // plus this one.
+    const statement = concatSql(
+      sql(
+        `with voted as (
+           insert into vote (reference, user_reference, content_type, content_reference, score, created, updated)
+           values (gen_random_uuid(), ?, ?, ?, ?, now(), now())
+           on conflict (user_reference, content_type, content_reference)
+           do update set score = excluded.score, updated = excluded.updated
+           returning score
+         ),
+         summed as (
+           select (select score from voted) + coalesce(sum(score), 0) as sum from vote
+            where content_type = ? and content_reference = ? and user_reference <> ?
+         ),
+         stored as (
+           update "${target.table}" set vote_score = (select sum from summed)${
+             kind === 'collection' ? ', system_ranking = (select sum from summed)' : ''
+           } where reference = ?
+         ),
+         recorded as (`,
         viewer.user.reference,
         kind,
         target.reference,
@@ -144,8 +161,11 @@ export function setVote(
         target.reference,
         viewer.user.reference,
         target.reference,
-      ],
+      ),
+      actionRecordSql(viewer.user.reference, 'vote_set', target.reference),
+      ') select sum from summed',
     );
+    const [{ sum }] = await tx.execute<{ sum: string }[]>(statement.sql, statement.params);
     const newScore = Number(sum);
     await notifyVote(tx, {
       type: target.notification,
@@ -157,7 +177,6 @@ export function setVote(
       oldScore,
       newScore,
     });
-    recordAction(tx, viewer.user, 'vote_set', target.reference);
     return score;
   });
 }
@@ -169,7 +188,7 @@ export async function getVote(
   kind: VoteContentType,
   slug: string,
 ): Promise<number> {
-  const target = await findTarget(em, viewer, kind, slug);
+  const target = await findTarget(em, viewer, kind, slug, { lock: false });
   requireScopes(viewer, ['read:vote']);
   const vote = await em.findOne(Vote, {
     user: viewer.user.reference,

@@ -42,14 +42,19 @@ describe('votes', () => {
     expect(row.vote_score).toBe(4);
 
     await t.queries.count(() => vote('article', article.slug, { score: 1 }, voters[0].as));
-    // The vote, the new sum and the item's vote_score go in one statement, after the lock.
+    // The look-up locks the item (its author comes along); the vote, the new sum, the item's
+    // vote_score and the action record go in one statement after it.
     const statements = t.queries.last;
     const lock = statements.findIndex((line) => line.includes('for no key update'));
     const write = statements.findIndex((line) => line.includes('insert into vote'));
     expect(lock).toBeGreaterThan(-1);
+    expect(statements[lock]).toMatch(/join "user" u on u.reference = i.author_reference where i.slug = /);
     expect(write).toBe(lock + 1);
     expect(statements[write]).toMatch(/update "article" set vote_score/);
+    expect(statements[write]).toMatch(/insert into action_record/);
     expect(statements.filter((line) => line.includes('from vote'))).toHaveLength(1);
+    expect(statements.filter((line) => line.includes('action_record'))).toHaveLength(1);
+    expect(statements.filter((line) => line.includes('from "article"'))).toEqual([statements[lock]]);
   });
 
   it('upserts; vote_score is the sum; GET answers the caller’s vote; action and notification', async () => {
