@@ -1,6 +1,7 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../common/errors/app-error';
+import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
 import { sql } from '../db/sql';
 import type { SqlSubject } from '../graphql/sql-plan/fields';
 import { User } from './user.entity';
@@ -8,10 +9,6 @@ import { User } from './user.entity';
 /** A filter on the username ignoring case; the unique index on lower(username) serves it. */
 export const byLowerUsername = (username: string) => ({ [raw('lower(username)')]: username.toLowerCase() });
 
-/**
- * A user by username (semantics §1.8), ignoring case: 404 `user:not_found`, and 400
- * `user:deleted` for a deleted account.
- */
 /** {@link findUserByUsername} as a list's subject (src/graphql/sql-plan): the user's reference. */
 export function userSubject(username: string): SqlSubject {
   return {
@@ -23,8 +20,19 @@ export function userSubject(username: string): SqlSubject {
   };
 }
 
+/**
+ * A user by username (semantics §1.8), ignoring case: 404 `user:not_found`, and 400
+ * `user:deleted` for a deleted account. A statement of its own, mapped as a find maps
+ * it (a hot look-up: follows, lists, user pages).
+ */
 export async function findUserByUsername(em: EntityManager, username: string): Promise<User> {
-  const user = await em.findOne(User, byLowerUsername(username));
+  const lookUp = statementText(
+    em,
+    'users:by-username',
+    () => `select ${entityColumns(em, User, 'u')} from "user" u where lower(u.username) = ?`,
+  );
+  const [row] = await em.execute<Record<string, unknown>[]>(lookUp, [username.toLowerCase()]);
+  const user = row ? mapEntityRow(em, User, row, 'u') : null;
   if (!user) throw new AppError('user:not_found');
   if (user.role === 'deleted') throw new AppError('user:deleted');
   return user;

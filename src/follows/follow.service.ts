@@ -1,6 +1,5 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordAction } from '../accounts/actions';
 import { Follow } from '../accounts/follow.entity';
 import { User } from '../accounts/user.entity';
 import { findUserByUsername } from '../accounts/users.service';
@@ -22,24 +21,33 @@ export interface NewFollow {
  * Follows, in the caller's transaction, each with the `follow` notification of the
  * followed user (§4: its skip and anti-spam rules apply) and the action `follow`; a
  * constant number of statements for any number of follows (the demo seeder makes them
- * all at once). Flushed before the notifications, so that a follow of a pair that
- * already follows (a concurrent one included) fails on the unique key: 409
- * `follow:already_following`.
+ * all at once): the follows with their action records in one, then the notifications'.
+ * A pair that already follows (a concurrent follow included) is left as it is and
+ * fails the whole call: 409 `follow:already_following`. Returns the follows' references.
  */
-export async function addFollows(tx: EntityManager, follows: readonly NewFollow[]): Promise<Follow[]> {
-  const created = follows.map(({ follower, followed, at }) =>
-    tx.create(Follow, {
-      follower: tx.getReference(User, follower.reference),
-      followed: tx.getReference(User, followed.reference),
-      created: at,
-    }),
+export async function addFollows(tx: EntityManager, follows: readonly NewFollow[]): Promise<string[]> {
+  const rows = follows.map(({ follower, followed, at }) => ({
+    reference: randomUUID(),
+    follower: follower.reference,
+    followed: followed.reference,
+    at: at.toISOString(),
+  }));
+  const inserted = await tx.execute<{ reference: string }[]>(
+    `with inserted as (
+       insert into follow (reference, follower_reference, followed_reference, created)
+       select reference, follower, followed, at from jsonb_to_recordset(?::jsonb)
+         as f(reference uuid, follower uuid, followed uuid, at timestamptz)
+       on conflict (follower_reference, followed_reference) do nothing
+       returning reference, follower_reference, followed_reference, created
+     ),
+     recorded as (
+       insert into action_record (type, user_reference, target, created)
+       select 'follow', follower_reference, followed_reference::text, created from inserted
+     )
+     select reference from inserted`,
+    [JSON.stringify(rows)],
   );
-  try {
-    await tx.flush();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw new AppError('follow:already_following');
-    throw error;
-  }
+  if (inserted.length < rows.length) throw new AppError('follow:already_following');
   await notifyAll(
     tx,
     follows.map(({ follower, followed, at }, i) => ({
@@ -47,12 +55,11 @@ export async function addFollows(tx: EntityManager, follows: readonly NewFollow[
       type: 'follow' as const,
       initiator: follower,
       data: userSnapshot(follower),
-      eventKey: `follow:${created[i].reference}`,
+      eventKey: `follow:${rows[i].reference}`,
       at,
     })),
   );
-  for (const { follower, followed } of follows) recordAction(tx, follower, 'follow', followed.reference);
-  return created;
+  return rows.map((row) => row.reference);
 }
 
 /**
@@ -64,7 +71,7 @@ export function createFollow(
   follower: User,
   followed: User,
   at = new Date(),
-): Promise<Follow> {
+): Promise<string> {
   if (follower.reference === followed.reference) throw new AppError('follow:self');
   // No look-up first: the insert itself answers 409 when the pair already follows.
   return em.transactional(async (tx) => {

@@ -71,6 +71,35 @@ describe('PUT /follow/{username}', () => {
     expect(await actionsOf(follower)).toEqual([['follow', followed.reference]]);
   });
 
+  it('sends the look-up, the follow with its action record, and the notification rules and insert', async () => {
+    const { as } = await member();
+    const { user: followed } = await member();
+    await call('GET', followed.username, as); // the token's first use slides its expiry
+    await t.queries.count(async () => expect((await call('PUT', followed.username, as)).status).toBe(200));
+    const kinds = t.queries.last
+      .map((line) => line.replace(/^\[query\] /, ''))
+      .map((statement) => {
+        if (statement.includes('from auth_token t')) return 'token';
+        if (statement.includes('where lower(u.username) =')) return 'user';
+        if (statement.includes('insert into follow')) {
+          expect(statement).toMatch(/insert into action_record/);
+          return 'follow and action';
+        }
+        if (statement.includes('from notification')) return 'notification rules';
+        if (statement.startsWith('insert into notification')) return 'notification';
+        return statement.split(' ')[0];
+      });
+    expect(kinds).toEqual([
+      'token',
+      'begin',
+      'user',
+      'follow and action',
+      'notification rules',
+      'notification',
+      'commit',
+    ]);
+  });
+
   it('finds the user ignoring case', async () => {
     const { as } = await member();
     await member({ username: 'Frieren_Fan' });
