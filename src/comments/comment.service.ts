@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordAction } from '../accounts/actions';
+import { insertActionRecord, recordAction } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
 import { requirePermissions } from '../common/auth/permissions';
 import { requireScopes, type Viewer } from '../common/auth/session';
@@ -99,6 +99,37 @@ async function hasReview(
   return count > 0;
 }
 
+/**
+ * A comment by reference that is not deleted, with its author, in one statement that
+ * also tells whether it is private and who owns the collection it is on: mapped as a
+ * find with the author populated maps them. `onContent` keeps it to one content (a
+ * reply's parent).
+ */
+async function findComment(
+  em: EntityManager,
+  reference: string,
+  onContent?: CommentContent,
+): Promise<{ comment: Comment; private: boolean; owner: string | null } | null> {
+  const lookUp = statementText(
+    em,
+    `comments:find:${onContent ? 'on-content' : 'any'}`,
+    () => `select ${entityColumns(em, User, 'u')}, ${entityColumns(em, Comment, 'c')},
+        ${PRIVATE_SQL} as private,
+        (select author_reference from collection where reference = c.content_reference) as owner
+      from comment c join "user" u on u.reference = c.author_reference
+      where c.reference = ? and not c.deleted${onContent ? ' and c.content_type = ? and c.content_reference = ?' : ''}`,
+  );
+  const [row] = await em.execute<Record<string, unknown>[]>(lookUp, [
+    reference.toLowerCase(),
+    ...(onContent ? [onContent.type, onContent.reference] : []),
+  ]);
+  if (!row) return null;
+  // The author first: the comment's reference to it is then the loaded user.
+  mapEntityRow(em, User, row, 'u');
+  const comment = mapEntityRow(em, Comment, row, 'c')!;
+  return { comment, private: row.private === true, owner: (row.owner as string | null) ?? null };
+}
+
 /** A comment by reference that is not deleted and that the caller may see (else 404), author loaded. */
 export async function findVisibleComment(
   em: EntityManager,
@@ -106,26 +137,12 @@ export async function findVisibleComment(
   viewer: string | null,
 ): Promise<Comment> {
   if (!isUuid(reference)) throw new AppError('comment:not_found');
-  const comment = await em.findOne(
-    Comment,
-    { reference: reference.toLowerCase(), deleted: false },
-    { populate: ['author'] },
-  );
-  if (!comment) throw new AppError('comment:not_found');
-  if (!(await maySee(em, comment, viewer))) throw new AppError('comment:not_found');
-  return comment;
-}
-
-/** A private comment (on a private collection) is visible only to the collection's author. */
-async function maySee(em: EntityManager, comment: Comment, viewer: string | null): Promise<boolean> {
-  if (!comment.private && comment.content_type !== 'collection') return true;
-  const [row] = await em.execute<{ private: boolean; owner: string | null }[]>(
-    `select ${PRIVATE_SQL} as private,
-            (select author_reference from collection where reference = c.content_reference) as owner
-       from comment c where c.reference = ?`,
-    [comment.reference],
-  );
-  return !row?.private || (viewer !== null && row.owner === viewer);
+  const found = await findComment(em, reference);
+  // A private comment (on a private collection) is visible only to the collection's author.
+  if (!found || (found.private && (viewer === null || found.owner !== viewer))) {
+    throw new AppError('comment:not_found');
+  }
+  return found.comment;
 }
 
 /** The notifications a new comment causes (semantics §4), sent in the caller's transaction. */
@@ -200,16 +217,9 @@ export function writeComment(
 
     let parent: Comment | null = null;
     if (input.parent !== undefined && input.parent !== null) {
-      parent = await tx.findOne(
-        Comment,
-        {
-          reference: input.parent.toLowerCase(),
-          deleted: false,
-          content_type: type,
-          content_reference: content.reference,
-        },
-        { populate: ['author'] },
-      );
+      parent = isUuid(input.parent)
+        ? ((await findComment(tx, input.parent, content))?.comment ?? null)
+        : null;
       if (!parent) throw new AppError('comment:parent_not_found');
       if (parent.depth >= MAX_DEPTH) throw new AppError('comment:max_depth');
     }
@@ -233,7 +243,7 @@ export function writeComment(
       await moveCommentsCount(tx, type, content.reference, 1);
     }
     await notifyComment(tx, viewer.user, comment, content, parent);
-    recordAction(tx, viewer.user, 'comment_write', comment.reference);
+    await insertActionRecord(tx, user, 'comment_write', comment.reference);
     return comment;
   });
 }
@@ -243,9 +253,9 @@ export function writeComment(
  * the content's `comments_count` beside it, in one statement; a top-level comment is
  * its own thread's root from the start. A reply's count moves after the replies above
  * it, as a hide moves them: every comment write takes the counters' row locks in one
- * order (comments, then the content). The action record stays with the unit of work,
- * written last: in this statement it let replies and hides in one thread deadlock
- * (tests/concurrency/simultaneous-hides.test.ts fails 3 times in 5 with it here).
+ * order (comments, then the content). The action record is written last, by a
+ * statement of its own: in this statement it let replies and hides in one thread
+ * deadlock (tests/concurrency/simultaneous-hides.test.ts fails 3 times in 5 with it here).
  */
 async function insertComment(
   tx: EntityManager,
@@ -389,6 +399,6 @@ export function hideComment(em: EntityManager, viewer: Viewer, reference: string
     if (hidden.length === 0) throw new AppError('comment:already_hidden');
     mapEntityRow(tx, Comment, hidden[0], 'c');
     await moveCommentsCount(tx, comment.content_type, comment.content_reference, -1);
-    recordAction(tx, viewer.user, 'comment_hide', comment.reference);
+    await insertActionRecord(tx, user, 'comment_hide', comment.reference);
   });
 }

@@ -158,12 +158,11 @@ describe('PUT /comments/{content_type}/{slug}', () => {
         if (statement.includes('from "anime"')) return 'content';
         if (statement.startsWith('select count(*) as recent')) return 'hourly count';
         if (statement.startsWith('with written as (insert into comment')) return 'write';
-        if (statement.includes('from "comment"') && statement.includes('"c0"."reference" ='))
-          return 'comment look-up';
+        if (statement.includes('from comment c join "user" u')) return 'comment look-up';
         if (statement.startsWith('with delta')) return 'replies above';
-        if (statement.includes('from "notification"')) return 'notification look-up';
-        if (statement.startsWith('insert into "notification"')) return 'notification';
-        if (statement.startsWith('insert into "action_record"')) return 'action';
+        if (statement.includes('from notification where')) return 'notification look-up';
+        if (statement.startsWith('insert into notification')) return 'notification';
+        if (statement.startsWith('insert into action_record')) return 'action';
         if (statement.startsWith('update comment as c set hidden')) return 'hide';
         return statement.split(' ')[0];
       });
