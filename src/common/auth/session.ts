@@ -113,15 +113,16 @@ export class AuthSession {
   }
 
   /**
-   * The token with its user and client. Outside a transaction, one statement on the
-   * statement pool (`queryRows`): a read with a token then never waits for a connection
-   * of the entity manager's pool, which write transactions hold under load.
+   * The token with its user and client, in one statement: outside a transaction on the
+   * statement pool (`queryRows`), so that a read with a token never waits for a
+   * connection of the entity manager's pool, which write transactions hold under load;
+   * inside one (a `/graphql` mutation's) on the transaction's connection.
    */
   private async findStored(secretHash: string): Promise<AuthToken | null> {
     const em = this.em;
-    if (em.getTransactionContext())
-      return em.findOne(AuthToken, { secret_hash: secretHash }, { populate: ['user', 'client'] });
-    const [row] = await queryRows<Record<string, unknown>>(em, sql(tokenLookUp(em), secretHash));
+    const [row] = em.getTransactionContext()
+      ? await em.execute<Record<string, unknown>[]>(tokenLookUp(em), [secretHash])
+      : await queryRows<Record<string, unknown>>(em, sql(tokenLookUp(em), secretHash));
     if (!row) return null;
     mapEntityRow(em, User, row, 'u');
     mapEntityRow(em, Client, row, 'c');
