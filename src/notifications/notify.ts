@@ -191,7 +191,10 @@ function announceCreated(em: EntityManager, created: readonly CreatedNotificatio
  * every cause calls this (or `notifyAll`, or `notifyVote`). Returns the
  * notification, or null when skipped.
  */
-export async function notify(em: EntityManager, request: NotificationRequest): Promise<CreatedNotification | null> {
+export async function notify(
+  em: EntityManager,
+  request: NotificationRequest,
+): Promise<CreatedNotification | null> {
   const [created] = await notifyAll(em, [request]);
   return created ?? null;
 }
