@@ -21,19 +21,16 @@ export function listEntryProbes(t: TestApp) {
      * transaction the list lock, the title-and-entry look-up, the write (with its
      * native score and action record), and the title read back when its score moved.
      */
-    statementKinds: async (write: () => Promise<unknown>): Promise<string[]> => {
-      await t.queries.count(write);
-      return t.queries.last.map((line) => {
-        const statement = line.replace(/^\[query\] /, '');
+    statementKinds: (write: () => Promise<unknown>): Promise<string[]> =>
+      t.queries.kinds(write, (statement) => {
         if (statement.includes('from auth_token t')) return 'token';
         if (statement.startsWith('with slid')) return 'token use';
         if (statement.startsWith('update "user" set lists_updated')) return 'lock';
         if (/^select .* left join "(watch|read)_entry" e/s.test(statement)) return 'find';
         if (statement.startsWith('with written as')) return 'write';
         if (/^select .* where t\.reference = /s.test(statement)) return 'title';
-        return statement.split(' ')[0];
-      });
-    },
+        return undefined;
+      }),
     /** The user's action records, oldest first, as `[type, target]`. */
     actions: async (user: User) =>
       (await t.orm.em.fork().find(ActionRecord, { user: user.reference }, { orderBy: { id: 'asc' } })).map(

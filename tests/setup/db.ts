@@ -27,6 +27,22 @@ export class QueryCounter {
   get last(): readonly string[] {
     return this.statements;
   }
+
+  /**
+   * Runs `work` and names each statement it sent, in order: `kindOf` names those it
+   * recognises (given the statement's text), the first word stands for the others
+   * (`begin`, `commit`, `insert`, ...).
+   */
+  async kinds(
+    work: () => Promise<unknown>,
+    kindOf: (statement: string) => string | undefined,
+  ): Promise<string[]> {
+    await this.count(work);
+    return this.statements.map((line) => {
+      const statement = line.replace(/^\[query\] /, '');
+      return kindOf(statement) ?? statement.split(' ')[0];
+    });
+  }
 }
 
 /** This worker's own database, cloned from the migrated template on first use. */
