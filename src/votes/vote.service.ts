@@ -25,7 +25,7 @@ interface VoteTarget {
   voteScore: number;
 }
 
-/** The votable tables, by content type, and where each keeps its author. */
+/** The votable items by content type: their entity, how the look-up key matches, and which rows are there to vote on. */
 const VOTED: Record<
   VoteContentType,
   { entity: typeof Article | typeof Collection | typeof Comment; key: string; live: string }
