@@ -79,7 +79,6 @@ describe('#5 POST /articles/create', () => {
     const kinds = await t.queries.kinds(
       async () => expect((await create(articleBody({ tags: ['anime', 'manga'] }), as)).status).toBe(200),
       (statement) => {
-        if (statement.includes('from auth_token t')) return 'token';
         if (statement.includes('from "user" where reference')) return 'user, locked';
         if (statement.includes('from action_record')) return 'rate count';
         if (statement.includes('from tag where name')) return 'tags';

@@ -152,8 +152,6 @@ describe('PUT /comments/{content_type}/{slug}', () => {
               .status,
           ).toBe(200),
         (statement) => {
-          if (statement.includes('from auth_token t')) return 'token';
-          if (statement.startsWith('with slid')) return 'token use';
           if (statement.includes('from "anime"')) return 'content';
           if (statement.startsWith('select count(*) as recent')) return 'hourly count';
           if (statement.startsWith('with written as (insert into comment')) return 'write';

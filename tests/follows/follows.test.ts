@@ -78,7 +78,6 @@ describe('PUT /follow/{username}', () => {
     const kinds = await t.queries.kinds(
       async () => expect((await call('PUT', followed.username, as)).status).toBe(200),
       (statement) => {
-        if (statement.includes('from auth_token t')) return 'token';
         if (statement.includes('where lower(u.username) =')) return 'user';
         if (statement.includes('insert into follow')) {
           expect(statement).toMatch(/insert into action_record/);

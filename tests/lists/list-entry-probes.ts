@@ -23,8 +23,6 @@ export function listEntryProbes(t: TestApp) {
      */
     statementKinds: (write: () => Promise<unknown>): Promise<string[]> =>
       t.queries.kinds(write, (statement) => {
-        if (statement.includes('from auth_token t')) return 'token';
-        if (statement.startsWith('with slid')) return 'token use';
         if (statement.startsWith('update "user" set lists_updated')) return 'lock';
         if (/^select .* left join "(watch|read)_entry" e/s.test(statement)) return 'find';
         if (statement.startsWith('with written as')) return 'write';

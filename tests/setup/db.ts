@@ -29,9 +29,10 @@ export class QueryCounter {
   }
 
   /**
-   * Runs `work` and names each statement it sent, in order: `kindOf` names those it
-   * recognises (given the statement's text), the first word stands for the others
-   * (`begin`, `commit`, `insert`, ...).
+   * Runs `work` and names each statement it sent, in order: `token` for the token
+   * look-up and `token use` for its first use's slide (src/common/auth/session.ts);
+   * `kindOf` names those it recognises (given the statement's text); the first word
+   * stands for the others (`begin`, `commit`, `insert`, ...).
    */
   async kinds(
     work: () => Promise<unknown>,
@@ -40,6 +41,8 @@ export class QueryCounter {
     await this.count(work);
     return this.statements.map((line) => {
       const statement = line.replace(/^\[query\] /, '');
+      if (statement.includes('from auth_token t')) return 'token';
+      if (statement.startsWith('with slid')) return 'token use';
       return kindOf(statement) ?? statement.split(' ')[0];
     });
   }
