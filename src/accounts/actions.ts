@@ -32,18 +32,3 @@ export const actionRecordSql = (user: string, type: ActionType, target: string |
     target,
     new Date(),
   );
-
-/**
- * {@link recordAction} written at once, by a statement of its own in the caller's
- * transaction, for a write that keeps nothing else in the unit of work (and so has no
- * flush to write it).
- */
-export async function insertActionRecord(
-  em: EntityManager,
-  user: string,
-  type: ActionType,
-  target: string | null,
-): Promise<void> {
-  const { sql: text, params } = actionRecordSql(user, type, target);
-  await em.execute(text, params);
-}

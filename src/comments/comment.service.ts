@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { insertActionRecord, recordAction } from '../accounts/actions';
+import { actionRecordSql, recordAction } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
 import { requirePermissions } from '../common/auth/permissions';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import type { CommentContentType, ReviewRecommendation } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
-import { moveCounters } from '../db/counters';
+import { counterMoveSql } from '../db/counters';
 import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
-import { sql, type SqlFragment, writeWithEffects } from '../db/sql';
-import { notifyAll, type NotificationRequest, userSnapshot } from '../notifications/notify';
+import { executeInOrder, sql, type SqlFragment, withEffects } from '../db/sql';
+import { type NotificationRequest, prepareNotifications, userSnapshot } from '../notifications/notify';
 import { type CommentContent, COUNTED_TABLES, findCommentContent, PRIVATE_SQL } from './comment-content';
 import { isUuid } from '../common/validation/uuid';
 import { Comment, CommentVersion } from './comment.entity';
@@ -30,12 +30,12 @@ export function clockHour(at = new Date()): Date {
 }
 
 /**
- * Adds `delta` to `total_replies` of every ancestor of `comment`, locking the comment
- * itself (unchanged here) and its ancestors in key order first (src/db/counters.ts):
- * writes in one thread then take their row locks in one order.
+ * The statement that adds `delta` to `total_replies` of every ancestor of `comment`,
+ * locking the comment itself (unchanged here) and its ancestors in key order first
+ * (src/db/counters.ts): writes in one thread then take their row locks in one order.
  */
-async function moveTotalRepliesAbove(em: EntityManager, comment: string, delta: number): Promise<void> {
-  await moveCounters(em, 'comment', 'total_replies', {
+function repliesAboveMoveSql(comment: string, delta: number): SqlFragment {
+  return counterMoveSql('comment', 'total_replies', {
     sql: `with recursive up (reference, parent_reference, delta) as (
             select reference, parent_reference, 0 from comment where reference = ?
             union all
@@ -52,17 +52,6 @@ function commentsCountSql(type: CommentContentType, reference: string, delta: nu
   return table
     ? sql(`update "${table}" set comments_count = comments_count + ? where reference = ?`, delta, reference)
     : null;
-}
-
-/** Adds `delta` to the content's `comments_count` (§6.4); edits keep no count. */
-async function moveCommentsCount(
-  em: EntityManager,
-  type: CommentContentType,
-  reference: string,
-  delta: number,
-): Promise<void> {
-  const move = commentsCountSql(type, reference, delta);
-  if (move) await em.execute(move.sql, move.params);
 }
 
 /** The caller's list score for a title (0 when it has no entry), kept by a review. */
@@ -102,14 +91,22 @@ async function hasReview(
 /**
  * A comment by reference that is not deleted, with its author, in one statement that
  * also tells whether it is private and who owns the collection it is on: mapped as a
- * find with the author populated maps them. `onContent` keeps it to one content (a
- * reply's parent).
+ * find with the author populated maps them.
  */
-async function findComment(
-  em: EntityManager,
-  reference: string,
-  onContent?: CommentContent,
-): Promise<{ comment: Comment; private: boolean; owner: string | null } | null> {
+async function findComment(em: EntityManager, reference: string): Promise<FoundComment | null> {
+  const { sql: text, params } = commentLookUp(em, reference);
+  const [row] = await em.execute<Record<string, unknown>[]>(text, params);
+  return row ? mapFoundComment(em, row) : null;
+}
+
+interface FoundComment {
+  comment: Comment;
+  private: boolean;
+  owner: string | null;
+}
+
+/** The statement of {@link findComment}; `onContent` keeps it to one content (a reply's parent). */
+function commentLookUp(em: EntityManager, reference: string, onContent?: CommentContent): SqlFragment {
   const lookUp = statementText(
     em,
     `comments:find:${onContent ? 'on-content' : 'any'}`,
@@ -119,11 +116,11 @@ async function findComment(
       from comment c join "user" u on u.reference = c.author_reference
       where c.reference = ? and not c.deleted${onContent ? ' and c.content_type = ? and c.content_reference = ?' : ''}`,
   );
-  const [row] = await em.execute<Record<string, unknown>[]>(lookUp, [
-    reference.toLowerCase(),
-    ...(onContent ? [onContent.type, onContent.reference] : []),
-  ]);
-  if (!row) return null;
+  return sql(lookUp, reference.toLowerCase(), ...(onContent ? [onContent.type, onContent.reference] : []));
+}
+
+/** A row of {@link commentLookUp}, mapped as a find with the author populated maps it. */
+function mapFoundComment(em: EntityManager, row: Record<string, unknown>): FoundComment {
   // The author first: the comment's reference to it is then the loaded user.
   mapEntityRow(em, User, row, 'u');
   const comment = mapEntityRow(em, Comment, row, 'c')!;
@@ -145,21 +142,30 @@ export async function findVisibleComment(
   return found.comment;
 }
 
-/** The notifications a new comment causes (semantics §4), sent in the caller's transaction. */
-async function notifyComment(
+/** A comment about to be written: its values known before the insert (the notifications name them). */
+interface CommentDraft {
+  reference: string;
+  depth: number;
+  text: string;
+  threadRoot: string;
+  created: Date;
+}
+
+/** What a new comment notifies (semantics §4): mentioned users, and the parent's author or the content's owner. */
+async function commentNotifications(
   em: EntityManager,
   author: User,
-  comment: Comment,
+  comment: CommentDraft,
   content: CommentContent,
   parent: Comment | null,
-): Promise<void> {
+): Promise<NotificationRequest[]> {
   const data = {
     slug: content.slug,
     content_type: content.type,
     comment_reference: comment.reference,
     comment_depth: comment.depth,
     comment_text: comment.text,
-    base_comment_reference: comment.thread_root?.reference ?? comment.reference,
+    base_comment_reference: comment.threadRoot,
     ...userSnapshot(author),
   };
   const eventKey = `comment:${comment.reference}`;
@@ -191,10 +197,21 @@ async function notifyComment(
             : null;
     if (owner && type) push(owner, type);
   }
-  if (requests.length > 0) await notifyAll(em, requests);
+  return requests;
 }
 
-/** PUT /comments/{content_type}/{slug}: writes a comment or a reply (semantics §3.5). */
+/**
+ * PUT /comments/{content_type}/{slug}: writes a comment or a reply (semantics §3.5).
+ * Everything the write decides is read first (the content; the hourly count with a
+ * reply's parent; the notifications' look-up); the writes then go in one round trip
+ * just before the commit, so the counters' row locks are held for as short a time as
+ * possible: the comment (with a top-level comment's `comments_count`), a reply's counts
+ * after the replies above it (as a hide moves them: every comment write takes the
+ * counters' locks in one order, comments then the content), the notifications, and
+ * the action record last, by a statement of its own: in the comment's statement it let
+ * replies and hides in one thread deadlock (tests/concurrency/simultaneous-hides.test.ts
+ * failed 3 times in 5 with it there).
+ */
 export function writeComment(
   em: EntityManager,
   viewer: Viewer,
@@ -209,62 +226,72 @@ export function writeComment(
     requirePermissions(viewer.user, ['comment:write']);
     requireScopes(viewer, ['create:comment']);
 
-    const [{ recent }] = await tx.execute<{ recent: string }[]>(
-      'select count(*) as recent from comment where author_reference = ? and not deleted and created >= ?',
-      [user, clockHour()],
-    );
+    const parentReference = input.parent ?? null;
+    const [[{ recent }], [parentRow] = []] = await executeInOrder(tx, [
+      sql(
+        'select count(*) as recent from comment where author_reference = ? and not deleted and created >= ?',
+        user,
+        clockHour(),
+      ),
+      ...(parentReference !== null && isUuid(parentReference)
+        ? [commentLookUp(tx, parentReference, content)]
+        : []),
+    ]);
     if (Number(recent) >= COMMENT_HOURLY_LIMIT) throw new AppError('comment:rate_limit');
 
     let parent: Comment | null = null;
-    if (input.parent !== undefined && input.parent !== null) {
-      parent = isUuid(input.parent)
-        ? ((await findComment(tx, input.parent, content))?.comment ?? null)
-        : null;
-      if (!parent) throw new AppError('comment:parent_not_found');
+    if (parentReference !== null) {
+      if (!parentRow) throw new AppError('comment:parent_not_found');
+      parent = mapFoundComment(tx, parentRow).comment;
       if (parent.depth >= MAX_DEPTH) throw new AppError('comment:max_depth');
     }
 
     let review: ReviewRecommendation | null = null;
     if (input.review) {
       if (!REVIEWABLE.has(type)) throw new AppError('review:non_reviewable_content');
-      if (input.parent !== undefined && input.parent !== null) throw new AppError('review:no_parent');
+      if (parent) throw new AppError('review:no_parent');
       if (await hasReview(tx, user, type, content.reference)) throw new AppError('review:has_review');
       review = input.review.recommended;
     }
 
-    const comment = await insertComment(tx, viewer, content, parent, {
+    const reference = randomUUID();
+    const draft: CommentDraft = {
+      reference,
+      depth: parent ? parent.depth + 1 : 1,
       text: cleanCommentText(input.text),
-      review_recommendation: review,
-      review_score: review ? await listScore(tx, user, type, content.reference) : null,
-    });
-    if (parent) {
-      // After the replies above it, as a hide moves them: the counters' locks in one order.
-      await moveTotalRepliesAbove(tx, comment.reference, 1);
-      await moveCommentsCount(tx, type, content.reference, 1);
-    }
-    await notifyComment(tx, viewer.user, comment, content, parent);
-    await insertActionRecord(tx, user, 'comment_write', comment.reference);
-    return comment;
+      // A top-level comment is its own thread's root from the start.
+      threadRoot: parent ? (parent.thread_root?.reference ?? parent.reference) : reference,
+      created: new Date(),
+    };
+    const notifications = await prepareNotifications(
+      tx,
+      await commentNotifications(tx, viewer.user, draft, content, parent),
+    );
+    const reviewScore = review ? await listScore(tx, user, type, content.reference) : null;
+    const count = parent ? commentsCountSql(type, content.reference, 1) : null;
+    const [[row]] = await executeInOrder(tx, [
+      commentInsertSql(tx, viewer, content, parent, draft, {
+        review_recommendation: review,
+        review_score: reviewScore,
+      }),
+      ...(parent ? [repliesAboveMoveSql(draft.reference, 1)] : []),
+      ...(count ? [count] : []),
+      ...(notifications.insert ? [notifications.insert] : []),
+      actionRecordSql(user, 'comment_write', draft.reference),
+    ]);
+    return mapEntityRow(tx, Comment, row, 'c')!;
   });
 }
 
-/**
- * The new comment on `content` (a reply to `parent`), with, for a top-level comment,
- * the content's `comments_count` beside it, in one statement; a top-level comment is
- * its own thread's root from the start. A reply's count moves after the replies above
- * it, as a hide moves them: every comment write takes the counters' row locks in one
- * order (comments, then the content). The action record is written last, by a
- * statement of its own: in this statement it let replies and hides in one thread
- * deadlock (tests/concurrency/simultaneous-hides.test.ts fails 3 times in 5 with it here).
- */
-async function insertComment(
+/** The insert of `draft` on `content` (a reply to `parent`), with a top-level comment's `comments_count` beside it. */
+function commentInsertSql(
   tx: EntityManager,
   viewer: Viewer,
   content: CommentContent,
   parent: Comment | null,
-  values: Pick<Comment, 'text' | 'review_recommendation' | 'review_score'>,
-): Promise<Comment> {
-  const reference = randomUUID();
+  draft: CommentDraft,
+  review: Pick<Comment, 'review_recommendation' | 'review_score'>,
+): SqlFragment {
   const insert = statementText(
     tx,
     'comments:insert',
@@ -274,30 +301,27 @@ async function insertComment(
       values (?, ?, ?, ?, ?, ?, ?, ?, false, null, false, ?, 0, 0, ?, ?, ?, ?, ?)
       returning ${entityColumns(tx, Comment, 'c')}`,
   );
-  const at = new Date();
   const count = parent ? null : commentsCountSql(content.type, content.reference, 1);
-  const row = await writeWithEffects(
-    tx,
+  return withEffects(
     sql(
       insert,
-      reference,
+      draft.reference,
       viewer.user.reference,
       content.type,
       content.reference,
       parent?.reference ?? null,
-      parent ? (parent.thread_root?.reference ?? parent.reference) : reference,
-      parent ? parent.depth + 1 : 1,
-      values.text,
+      draft.threadRoot,
+      draft.depth,
+      draft.text,
       content.private,
-      values.review_recommendation,
-      values.review_score,
+      review.review_recommendation,
+      review.review_score,
       JSON.stringify(content.preview),
-      at,
-      at,
+      draft.created,
+      draft.created,
     ),
     count ? [count] : [],
   );
-  return mapEntityRow(tx, Comment, row!, 'c')!;
 }
 
 /** The content's look-up data from a comment's stored target (for recomputing its preview). */
@@ -385,20 +409,28 @@ export function hideComment(em: EntityManager, viewer: Viewer, reference: string
     // A hide of the same comment that held the lock first has hidden it meanwhile (its
     // counts must move once): this one's update then finds it hidden and refuses, which
     // undoes its move (its transaction, or its savepoint among several root fields).
-    if (comment.parent) await moveTotalRepliesAbove(tx, comment.reference, -1);
-    const hidden = await tx.execute<Record<string, unknown>[]>(
-      statementText(
-        tx,
-        'comments:hide',
-        () => `update comment as c set hidden = true, hidden_by_reference = ?, review_recommendation = null,
-            review_score = null, updated = ? where c.reference = ? and not c.hidden
-          returning ${entityColumns(tx, Comment, 'c')}`,
+    // All in one round trip; the refusal undoes the statements after the update too.
+    const moves = comment.parent ? [repliesAboveMoveSql(comment.reference, -1)] : [];
+    const count = commentsCountSql(comment.content_type, comment.content_reference, -1);
+    const results = await executeInOrder(tx, [
+      ...moves,
+      sql(
+        statementText(
+          tx,
+          'comments:hide',
+          () => `update comment as c set hidden = true, hidden_by_reference = ?, review_recommendation = null,
+              review_score = null, updated = ? where c.reference = ? and not c.hidden
+            returning ${entityColumns(tx, Comment, 'c')}`,
+        ),
+        user,
+        new Date(),
+        comment.reference,
       ),
-      [user, new Date(), comment.reference],
-    );
-    if (hidden.length === 0) throw new AppError('comment:already_hidden');
-    mapEntityRow(tx, Comment, hidden[0], 'c');
-    await moveCommentsCount(tx, comment.content_type, comment.content_reference, -1);
-    await insertActionRecord(tx, user, 'comment_hide', comment.reference);
+      ...(count ? [count] : []),
+      actionRecordSql(user, 'comment_hide', comment.reference),
+    ]);
+    const [hidden] = results[moves.length];
+    if (!hidden) throw new AppError('comment:already_hidden');
+    mapEntityRow(tx, Comment, hidden, 'c');
   });
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SqlFragment } from './sql';
 
 /**
  * Counters that one transaction moves on several rows at once, by table (fixed names,
@@ -47,8 +48,19 @@ export async function moveCounters<Table extends CountedTable>(
   deltas: CounterDeltas | undefined,
 ): Promise<Map<string, number>> {
   if (!deltas) return new Map();
-  const moved = await em.execute<{ reference: string; value: number }[]>(
-    `with delta (reference, delta) as (${deltas.sql}),
+  const { sql, params } = counterMoveSql(table, column, deltas);
+  const moved = await em.execute<{ reference: string; value: number }[]>(sql, params);
+  return new Map(moved.map((row) => [row.reference, row.value]));
+}
+
+/** The statement of {@link moveCounters}, for a caller that sends it with others (`executeInOrder`). */
+export function counterMoveSql<Table extends CountedTable>(
+  table: Table,
+  column: Counters[Table],
+  deltas: CounterDeltas,
+): SqlFragment {
+  return {
+    sql: `with delta (reference, delta) as (${deltas.sql}),
        locked as (
          select counted.reference from "${table}" counted join delta using (reference)
           order by counted.reference for no key update of counted
@@ -57,7 +69,6 @@ export async function moveCounters<Table extends CountedTable>(
        from locked join delta using (reference)
       where counted.reference = locked.reference and delta.delta <> 0
       returning counted.reference, counted."${column}" as value`,
-    [...deltas.params],
-  );
-  return new Map(moved.map((row) => [row.reference, row.value]));
+    params: [...deltas.params],
+  };
 }

@@ -172,13 +172,45 @@ export async function writeWithEffects(
   write: SqlFragment,
   effects: readonly SqlFragment[],
 ): Promise<Record<string, unknown> | undefined> {
-  const statement = concatSql(
+  const statement = withEffects(write, effects);
+  const [row] = await em.execute<Record<string, unknown>[]>(statement.sql, statement.params);
+  return row;
+}
+
+/** The statement {@link writeWithEffects} sends: `write`'s rows, with `effects` written beside it. */
+export function withEffects(write: SqlFragment, effects: readonly SqlFragment[]): SqlFragment {
+  return concatSql(
     'with written as (',
     write,
     ')',
     ...effects.flatMap((effect, i) => [`, effect_${i} as (`, effect, ')']),
     ' select * from written',
   );
-  const [row] = await em.execute<Record<string, unknown>[]>(statement.sql, statement.params);
-  return row;
+}
+
+/**
+ * Runs `statements` one after another in one round trip (PostgreSQL's simple protocol
+ * takes several statements in one message; their values are written into the text, as
+ * for every raw statement), answering each one's rows. Unlike the parts of one statement
+ * ({@link writeWithEffects}), each sees what the ones before it wrote, and they take
+ * their row locks in the order given. Inside a transaction: the first failure aborts it.
+ * A transaction's later statements go here when nothing decided in between needs their
+ * outcome, so that locks are held, and the connection kept, for fewer round trips.
+ */
+export async function executeInOrder(
+  em: EntityManager,
+  statements: readonly SqlFragment[],
+): Promise<Record<string, unknown>[][]> {
+  if (statements.length === 0) return [];
+  const batch = concatSql(
+    ...statements.flatMap((statement, i) => (i === 0 ? [statement] : [';\n', statement])),
+  );
+  const rows = await em.execute<Record<string, unknown>[] | Record<string, unknown>[][]>(
+    batch.sql,
+    batch.params,
+  );
+  // pg answers a single statement with its result, several with one result each.
+  return statements.length === 1
+    ? [rows as Record<string, unknown>[]]
+    : (rows as Record<string, unknown>[][]);
 }

@@ -5,7 +5,8 @@ import { User } from '../accounts/user.entity';
 import { findUserByUsername } from '../accounts/users.service';
 import { requireScopes, type Viewer } from '../common/auth/session';
 import { AppError } from '../common/errors/app-error';
-import { notifyAll, userSnapshot } from '../notifications/notify';
+import { executeInOrder, sql } from '../db/sql';
+import { prepareNotifications, userSnapshot } from '../notifications/notify';
 
 const findFollow = (em: EntityManager, follower: User, followed: User) =>
   em.findOne(Follow, { follower: follower.reference, followed: followed.reference });
@@ -21,7 +22,8 @@ export interface NewFollow {
  * Follows, in the caller's transaction, each with the `follow` notification of the
  * followed user (§4: its skip and anti-spam rules apply) and the action `follow`; a
  * constant number of statements for any number of follows (the demo seeder makes them
- * all at once): the follows with their action records in one, then the notifications'.
+ * all at once): the notifications' look-up, then in one round trip the follows with
+ * their action records, and the notifications.
  * A pair that already follows (a concurrent follow included) is left as it is and
  * fails the whole call: 409 `follow:already_following`. Returns the follows' references.
  */
@@ -32,23 +34,7 @@ export async function addFollows(tx: EntityManager, follows: readonly NewFollow[
     followed: followed.reference,
     at: at.toISOString(),
   }));
-  const inserted = await tx.execute<{ reference: string }[]>(
-    `with inserted as (
-       insert into follow (reference, follower_reference, followed_reference, created)
-       select reference, follower, followed, at from jsonb_to_recordset(?::jsonb)
-         as f(reference uuid, follower uuid, followed uuid, at timestamptz)
-       on conflict (follower_reference, followed_reference) do nothing
-       returning reference, follower_reference, followed_reference, created
-     ),
-     recorded as (
-       insert into action_record (type, user_reference, target, created)
-       select 'follow', follower_reference, followed_reference::text, created from inserted
-     )
-     select reference from inserted`,
-    [JSON.stringify(rows)],
-  );
-  if (inserted.length < rows.length) throw new AppError('follow:already_following');
-  await notifyAll(
+  const notifications = await prepareNotifications(
     tx,
     follows.map(({ follower, followed, at }, i) => ({
       recipient: followed,
@@ -59,6 +45,26 @@ export async function addFollows(tx: EntityManager, follows: readonly NewFollow[
       at,
     })),
   );
+  const [inserted] = await executeInOrder(tx, [
+    sql(
+      `with inserted as (
+         insert into follow (reference, follower_reference, followed_reference, created)
+         select reference, follower, followed, at from jsonb_to_recordset(?::jsonb)
+           as f(reference uuid, follower uuid, followed uuid, at timestamptz)
+         on conflict (follower_reference, followed_reference) do nothing
+         returning reference, follower_reference, followed_reference, created
+       ),
+       recorded as (
+         insert into action_record (type, user_reference, target, created)
+         select 'follow', follower_reference, followed_reference::text, created from inserted
+       )
+       select reference from inserted`,
+      JSON.stringify(rows),
+    ),
+    ...(notifications.insert ? [notifications.insert] : []),
+  ]);
+  // The failure undoes the notifications sent with it.
+  if (inserted.length < rows.length) throw new AppError('follow:already_following');
   return rows.map((row) => row.reference);
 }
 

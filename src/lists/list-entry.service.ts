@@ -8,15 +8,16 @@ import { AppError } from '../common/errors/app-error';
 import type { ErrorCode } from '../common/errors/catalog';
 import { actionRecordSql } from '../accounts/actions';
 import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
-import { sql, type SqlFragment, writeWithEffects } from '../db/sql';
+import { executeInOrder, sql, type SqlFragment, withEffects, writeWithEffects } from '../db/sql';
 import type { ListEntry } from './list-entry.entity';
 import type { ListEntryInputFields } from './list-entry.types';
 import { nativeScoreMove } from './native-score.service';
 
 // Rules shared by watch and read entries (§3.4 applies "date rules, replacement,
 // creation and completion rules as for watch entries"), and the statements that
-// write them: a list write sends the lock, one look-up and one write (plus the
-// title's new native score when it moved), without the unit of work.
+// write them: a list write sends the lock with one look-up, then one write (with the
+// title's new native score read back when it moved): two round trips between BEGIN
+// and COMMIT, without the unit of work.
 
 /** Where one kind of list entry lives: its entity and table, and the title it points at. */
 export interface ListEntryKind<E extends ListEntry, K extends TitleContentType = TitleContentType> {
@@ -83,10 +84,11 @@ function entryState(entry: object, fields: readonly string[]): string {
 
 /**
  * Sets the caller's list change time (§6.4 User `updated`), then finds the title by
- * `slug` (not deleted) with the caller's entry for it: two statements. As the
- * transaction's first write the time also locks the user's row, so that concurrent
- * writes to one user's lists run one after another (no duplicate entries, no lost
- * score deltas), and the look-up after it sees the entry as the last of them left it.
+ * `slug` (not deleted) with the caller's entry for it: two statements, in one round
+ * trip ({@link executeInOrder}). As the transaction's first write the time also locks
+ * the user's row, so that concurrent writes to one user's lists run one after another
+ * (no duplicate entries, no lost score deltas), and the look-up after it (a statement
+ * of its own, with its own snapshot) sees the entry as the last of them left it.
  * The time only moves forward: `at` is read before the lock is granted, so a write
  * that waited for the lock may carry an older time than the one committed before it,
  * and the user's time must never fall behind their newest entry.
@@ -98,10 +100,6 @@ export async function lockListsAndFind<E extends ListEntry, K extends TitleConte
   slug: string,
   at: Date,
 ): Promise<{ title: TitleOf[K]; entry: E | null }> {
-  await tx.execute('update "user" set lists_updated = greatest(lists_updated, ?) where reference = ?', [
-    at,
-    viewer.user.reference,
-  ]);
   const find = statementText(
     tx,
     `lists:find:${kind.table}:${kind.title}`,
@@ -109,7 +107,14 @@ export async function lockListsAndFind<E extends ListEntry, K extends TitleConte
       from "${kind.title}" t left join "${kind.table}" e on e."${kind.titleColumn}" = t.reference and e.user_reference = ?
      where t.slug = ? and not t.deleted`,
   );
-  const [row] = await tx.execute<Record<string, unknown>[]>(find, [viewer.user.reference, slug]);
+  const [, [row]] = await executeInOrder(tx, [
+    sql(
+      'update "user" set lists_updated = greatest(lists_updated, ?) where reference = ?',
+      at,
+      viewer.user.reference,
+    ),
+    sql(find, viewer.user.reference, slug),
+  ]);
   if (!row) throw new AppError(kind.notFound);
   return {
     title: mapEntityRow(tx, titleEntity(kind.title), row, 't')!,
@@ -120,8 +125,8 @@ export async function lockListsAndFind<E extends ListEntry, K extends TitleConte
 /**
  * Creates the caller's entry for `title` from `values` (its stored columns), or
  * replaces `existing`'s, with the title's native score and the action record, in one
- * statement; returns the entry as stored. A moved native score is read back (the
- * baseline it depends on moved in the same statement), so the answer shows it.
+ * statement; returns the entry as stored. A moved native score is read back by a
+ * statement after it in the same round trip, so the answer shows it.
  */
 export async function writeListEntry<E extends ListEntry, K extends TitleContentType>(
   tx: EntityManager,
@@ -154,10 +159,16 @@ export async function writeListEntry<E extends ListEntry, K extends TitleContent
   const score = nativeScoreMove(kind.title, title.reference, existing?.score ?? 0, Number(values.score));
   const effects: SqlFragment[] = [...score];
   if (action) effects.push(actionRecordSql(viewer.user.reference, action, title.reference));
-  const row = await writeWithEffects(tx, entryWrite, effects);
+  // Read back by a statement of its own: the baseline it depends on moved in the
+  // write's statement, whose snapshot cannot see that.
+  const [[row], titleRows] = await executeInOrder(tx, [
+    withEffects(entryWrite, effects),
+    ...(score.length > 0 ? [titleRead(tx, kind.title, title.reference)] : []),
+  ]);
   // Gone meanwhile: the title was deleted with its entries (the user's lock keeps their own writes out).
   if (!row) throw new AppError(kind.notFound);
-  if (score.length > 0) await readTitleBack(tx, kind.title, title.reference);
+  // The write moved its figures, so this transaction holds the title's row: it is there.
+  if (titleRows) mapEntityRow(tx, titleEntity(kind.title), titleRows[0], 't');
   return mapEntityRow(tx, kind.entity, row, 'e')!;
 }
 
@@ -181,14 +192,12 @@ export async function deleteListEntry<E extends ListEntry, K extends TitleConten
   tx.getUnitOfWork().unsetIdentity(entry);
 }
 
-/** The title's stored values again (its native score moved), into the entity the request holds. */
-async function readTitleBack(tx: EntityManager, kind: TitleContentType, reference: string): Promise<void> {
+/** Reads the title's stored values again (its native score moved), for the entity the request holds. */
+function titleRead(tx: EntityManager, kind: TitleContentType, reference: string): SqlFragment {
   const read = statementText(
     tx,
     `lists:title:${kind}`,
     () => `select ${entityColumns(tx, titleEntity(kind), 't')} from "${kind}" t where t.reference = ?`,
   );
-  const [row] = await tx.execute<Record<string, unknown>[]>(read, [reference]);
-  // The write moved its figures, so this transaction holds the title's row: it is there.
-  mapEntityRow(tx, titleEntity(kind), row, 't');
+  return sql(read, reference);
 }

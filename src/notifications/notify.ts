@@ -4,6 +4,7 @@ import { User } from '../accounts/user.entity';
 import type { NotificationType } from '../common/enums';
 import { imageUrl } from '../common/scalars';
 import { outboxOf } from '../db/entity-manager';
+import { sql, type SqlFragment } from '../db/sql';
 
 /** The anti-spam window of votes and follows (semantics §4). */
 export const ANTI_SPAM_MS = 6 * 60 * 60 * 1000;
@@ -89,6 +90,21 @@ export async function notifyAll(
   em: EntityManager,
   requests: readonly NotificationRequest[],
 ): Promise<CreatedNotification[]> {
+  const { created, insert } = await prepareNotifications(em, requests);
+  if (insert) await em.execute(insert.sql, insert.params);
+  return created;
+}
+
+/**
+ * {@link notifyAll}'s look-up, and the insert it would send (null when every request
+ * was skipped), for a caller that sends the insert with its other statements
+ * (`executeInOrder`). The caller must send it in the same transaction: the created
+ * notifications are announced to live subscriptions once that transaction commits.
+ */
+export async function prepareNotifications(
+  em: EntityManager,
+  requests: readonly NotificationRequest[],
+): Promise<{ created: CreatedNotification[]; insert: SqlFragment | null }> {
   const candidates: Candidate[] = [];
   for (const request of requests) {
     const { recipient, type } = request;
@@ -97,7 +113,7 @@ export async function notifyAll(
     if (actor && actor.reference === recipient.reference) continue;
     candidates.push({ request, at: request.at ?? new Date(), spamKey: spamKeyOf(request) });
   }
-  if (candidates.length === 0) return [];
+  if (candidates.length === 0) return { created: [], insert: null };
 
   const recipients = [...new Set(candidates.map((c) => c.request.recipient.reference))];
   const eventKeys = [...new Set(candidates.map((c) => c.request.eventKey))];
@@ -159,18 +175,20 @@ export async function notifyAll(
       created: at.toISOString(),
     });
   }
-  if (created.length > 0)
-    await em.execute(
+  if (created.length === 0) return { created, insert: null };
+  announceCreated(em, created);
+  return {
+    created,
+    insert: sql(
       `insert into notification (reference, user_reference, initiator_user_reference, notification_type, data,
           event_key, subject, seen, created, updated)
        select reference, user_reference, initiator_user_reference, notification_type, data, event_key, subject,
           false, created, created
          from jsonb_to_recordset(?::jsonb) as n(reference uuid, user_reference uuid, initiator_user_reference uuid,
            notification_type text, data jsonb, event_key text, subject text, created timestamptz)`,
-      [JSON.stringify(created)],
-    );
-  announceCreated(em, created);
-  return created;
+      JSON.stringify(created),
+    ),
+  };
 }
 
 /** Announces new notifications to their recipients' live subscriptions, once the work commits. */

@@ -71,7 +71,7 @@ describe('PUT /follow/{username}', () => {
     expect(await actionsOf(follower)).toEqual([['follow', followed.reference]]);
   });
 
-  it('sends the look-up, the follow with its action record, and the notification rules and insert', async () => {
+  it('sends the look-up, the notification rules, then the follow with its action record and the notification in one round trip', async () => {
     const { as } = await member();
     const { user: followed } = await member();
     await call('GET', followed.username, as); // the token's first use slides its expiry
@@ -92,9 +92,8 @@ describe('PUT /follow/{username}', () => {
       'token',
       'begin',
       'user',
-      'follow and action',
       'notification rules',
-      'notification',
+      'follow and action+notification',
       'commit',
     ]);
   });

@@ -18,8 +18,8 @@ export function listEntryProbes(t: TestApp) {
     storedUser: (user: User) => t.orm.em.fork().findOneOrFail(User, { reference: user.reference }),
     /**
      * The kinds of the statements `write` sends: the token look-up, then in the
-     * transaction the list lock, the title-and-entry look-up, the write (with its
-     * native score and action record), and the title read back when its score moved.
+     * transaction the list lock with the title-and-entry look-up, and the write (with
+     * its native score and action record) with the title read back when its score moved.
      */
     statementKinds: (write: () => Promise<unknown>): Promise<string[]> =>
       t.queries.kinds(write, (statement) => {

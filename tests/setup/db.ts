@@ -29,22 +29,29 @@ export class QueryCounter {
   }
 
   /**
-   * Runs `work` and names each statement it sent, in order: `token` for the token
+   * Runs `work` and names each round trip it sent, in order: `token` for the token
    * look-up and `token use` for its first use's slide (src/common/auth/session.ts);
    * `kindOf` names those it recognises (given the statement's text); the first word
-   * stands for the others (`begin`, `commit`, `insert`, ...).
+   * stands for the others (`begin`, `commit`, `insert`, ...). Several statements sent
+   * in one round trip (`executeInOrder`, src/db/sql.ts) are named together, joined by `+`.
    */
   async kinds(
     work: () => Promise<unknown>,
     kindOf: (statement: string) => string | undefined,
   ): Promise<string[]> {
     await this.count(work);
-    return this.statements.map((line) => {
-      const statement = line.replace(/^\[query\] /, '');
+    const name = (statement: string): string => {
       if (statement.includes('from auth_token t')) return 'token';
       if (statement.startsWith('with slid')) return 'token use';
       return kindOf(statement) ?? statement.split(' ')[0];
-    });
+    };
+    return this.statements.map((line) =>
+      line
+        .replace(/^\[query\] /, '')
+        .split(/;\s*(?=(?:with|select|insert|update|delete) )/)
+        .map(name)
+        .join('+'),
+    );
   }
 }
 
