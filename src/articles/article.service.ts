@@ -12,8 +12,8 @@ import { AppError } from '../common/errors/app-error';
 import { pageWindow, toPage, type Page, type PageArgs } from '../common/pagination/pagination';
 import { parseSort } from '../common/sorting';
 import { config } from '../config';
-import { deltasOf, moveCounters } from '../db/counters';
-import { sql, type SqlFragment, writeWithEffects } from '../db/sql';
+import { counterMoveSql, deltasOf } from '../db/counters';
+import { executeInOrder, sql, type SqlFragment, withEffects } from '../db/sql';
 import { Article, Attachment, type Tag } from './article.entity';
 import type { ArticleInput, ArticleListInput, ArticleSortField } from './article.types';
 import { buildPreview, imageUrls } from './document';
@@ -134,16 +134,26 @@ async function ensureTags(
   return names.map((name) => byName.get(name)!);
 }
 
-/** Moves the tags' `content_count`: `removed` lose 1, `added` gain 1, in one statement (src/db/counters.ts). */
-async function moveTagCounts(
-  em: EntityManager,
-  change: { removed?: readonly Pick<TagRow, 'reference'>[]; added?: readonly Pick<TagRow, 'reference'>[] },
-): Promise<Map<string, number>> {
+/**
+ * The statement that moves the tags' `content_count` (src/db/counters.ts): `removed`
+ * lose 1, `added` gain 1; none when nothing moves. A write sends it last, in the round
+ * trip of its other statements, so that the shared tags' rows stay locked only until
+ * the commit that follows.
+ */
+function tagCountsMoveSql(change: {
+  removed?: readonly Pick<TagRow, 'reference'>[];
+  added?: readonly Pick<TagRow, 'reference'>[];
+}): SqlFragment[] {
   const deltas = new Map<string, number>();
   for (const tag of change.removed ?? []) deltas.set(tag.reference, (deltas.get(tag.reference) ?? 0) - 1);
   for (const tag of change.added ?? []) deltas.set(tag.reference, (deltas.get(tag.reference) ?? 0) + 1);
-  return moveCounters(em, 'tag', 'content_count', deltasOf(deltas));
+  const moved = deltasOf(deltas);
+  return moved ? [counterMoveSql('tag', 'content_count', moved)] : [];
 }
+
+/** The tags' new counts, from the rows of {@link tagCountsMoveSql}'s statement (none sent: none moved). */
+const movedCounts = (rows: readonly Record<string, unknown>[] = []): Map<string, number> =>
+  new Map(rows.map((row) => [String(row.reference), Number(row.value)]));
 
 /**
  * What an article write answers besides the article: its tags in order, and the
@@ -226,7 +236,6 @@ export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleI
     const names = distinctTags(input.tags);
     const tags = await ensureTags(tx, names, await tagsNamed(tx, names));
     const slug = await generateSlug(input.title, slugTaken(tx));
-    const moved = await moveTagCounts(tx, { added: tags });
     const write = sql(
       `insert into article as a (reference, slug, author_reference, title, category, draft, trusted, document,
           preview, content_type, content_reference, vote_score, views, comments_count, deleted, created, updated)
@@ -247,13 +256,16 @@ export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleI
       at,
     );
     // In one statement: the links' and attachments' key checks see the article it inserts.
-    const row = await writeWithEffects(tx, write, [
-      ...linkTagsSql(reference, tags),
-      ...attachSql(reference, attachments),
-      actionRecordSql(viewer.user.reference, 'article_create', reference),
+    const [[row], moved] = await executeInOrder(tx, [
+      withEffects(write, [
+        ...linkTagsSql(reference, tags),
+        ...attachSql(reference, attachments),
+        actionRecordSql(viewer.user.reference, 'article_create', reference),
+      ]),
+      ...tagCountsMoveSql({ added: tags }),
     ]);
-    const article = mapEntityRow(tx, Article, row!, 'a')!;
-    return { article, tags: tagRows(article, tags, moved), callerVote: 0 };
+    const article = mapEntityRow(tx, Article, row, 'a')!;
+    return { article, tags: tagRows(article, tags, movedCounts(moved)), callerVote: 0 };
   });
 }
 
@@ -398,10 +410,6 @@ export function updateArticle(
     // Tags: removed ones −1, added ones +1, kept ones unchanged; positions follow the body.
     const oldNames = new Set(oldTags.map((tag) => tag.name));
     const newTags = await ensureTags(tx, newNames, state.named);
-    const moved = await moveTagCounts(tx, {
-      removed: oldTags.filter((tag) => !newNames.includes(tag.name)),
-      added: newTags.filter((tag) => !oldNames.has(tag.name)),
-    });
     const removedLinks = oldTags.filter((tag) => !newNames.includes(tag.name)).map((tag) => tag.reference);
 
     // Images: the document's are attached, the others detached and marked for deletion.
@@ -451,10 +459,16 @@ export function updateArticle(
       article.draft && !draft ? at : article.created,
       article.reference,
     );
-    const row = await writeWithEffects(tx, write, effects);
+    const [[row], moved] = await executeInOrder(tx, [
+      withEffects(write, effects),
+      ...tagCountsMoveSql({
+        removed: oldTags.filter((tag) => !newNames.includes(tag.name)),
+        added: newTags.filter((tag) => !oldNames.has(tag.name)),
+      }),
+    ]);
     // The stored values become the managed article's: nothing is left for a flush to write.
-    const saved = mapEntityRow(tx, Article, row!, 'a')!;
-    return { article: saved, tags: tagRows(saved, newTags, moved), callerVote };
+    const saved = mapEntityRow(tx, Article, row, 'a')!;
+    return { article: saved, tags: tagRows(saved, newTags, movedCounts(moved)), callerVote };
   });
 }
 
@@ -497,7 +511,7 @@ export function deleteArticle(em: EntityManager, viewer: Viewer, slug: string): 
       'select tag_reference as reference from article_tag where article_reference = ?',
       [article.reference],
     );
-    await moveTagCounts(tx, { removed: linked });
+    await executeInOrder(tx, tagCountsMoveSql({ removed: linked }));
     await tx.nativeUpdate(
       Attachment,
       { article: article.reference },

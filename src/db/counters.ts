@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SqlFragment } from './sql';
 
 /**
@@ -34,26 +33,13 @@ export function deltasOf(deltas: ReadonlyMap<string, number>): CounterDeltas | u
 }
 
 /**
- * Adds each row's delta to `column`, in one statement that locks the rows in the order
+ * The statement that adds each row's delta to `column`, locking the rows in the order
  * of their key before it changes them. Every writer of a shared counter goes through
  * here, so two transactions moving the same counters (two articles re-tagged in
  * opposite directions, replies in one thread) wait for each other in turn instead of
  * locking in opposite orders, which PostgreSQL would end as a deadlock. Answers each
- * moved row's new value.
+ * moved row's new value (`reference`, `value`).
  */
-export async function moveCounters<Table extends CountedTable>(
-  em: EntityManager,
-  table: Table,
-  column: Counters[Table],
-  deltas: CounterDeltas | undefined,
-): Promise<Map<string, number>> {
-  if (!deltas) return new Map();
-  const { sql, params } = counterMoveSql(table, column, deltas);
-  const moved = await em.execute<{ reference: string; value: number }[]>(sql, params);
-  return new Map(moved.map((row) => [row.reference, row.value]));
-}
-
-/** The statement of {@link moveCounters}, for a caller that sends it with others (`executeInOrder`). */
 export function counterMoveSql<Table extends CountedTable>(
   table: Table,
   column: Counters[Table],
