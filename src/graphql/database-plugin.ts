@@ -64,6 +64,7 @@ export async function executeMutation(
       ctx.restart();
       await pauseBefore(attempt);
     }
+    await ctx.auth.lookUpAhead();
     try {
       await ctx.transaction.begin({ joined });
     } catch (error) {

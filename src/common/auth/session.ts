@@ -101,6 +101,15 @@ export class AuthSession {
     return token.client ? { client: token.client.reference } : { token: true };
   }
 
+  /**
+   * Looks the token up now, if one was sent: before a mutation's transaction begins, so
+   * that the look-up runs on the statement pool and the transaction does not hold its
+   * connection for it. A failure is kept for whoever resolves the caller.
+   */
+  async lookUpAhead(): Promise<void> {
+    await this.find().catch(() => undefined);
+  }
+
   /** Forgets the look-up and its outcome: the next question looks the token up again (a mutation run afresh). */
   forget(): void {
     this.stored = undefined;
@@ -116,7 +125,8 @@ export class AuthSession {
    * The token with its user and client, in one statement: outside a transaction on the
    * statement pool (`queryRows`), so that a read with a token never waits for a
    * connection of the entity manager's pool, which write transactions hold under load;
-   * inside one (a `/graphql` mutation's) on the transaction's connection.
+   * inside one on the transaction's connection (a mutation looks it up ahead of its
+   * transaction, {@link lookUpAhead}).
    */
   private async findStored(secretHash: string): Promise<AuthToken | null> {
     const em = this.em;
