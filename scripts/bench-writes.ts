@@ -8,12 +8,14 @@ import { hashSecret, newTokenSecret } from '../src/common/auth/secrets';
  * tokens of `demo_user` (its notification for #22, a client of its own for #12), of
  * `demo_moderator` (#5) and of a published article's author (#4); and, for the writes
  * that cannot repeat on one subject, a subject per request: accounts owning one client
- * each (#11), accounts with an activation to resend (#1). Made anew on each run (a
- * run's leftovers removed first) with set-based SQL.
+ * each (#11, for the service and for its floor), accounts with an activation to resend
+ * (#1). Made anew on each run (a run's leftovers removed first) with set-based SQL.
  */
 
 /** Requests one write scenario may send in all (its runs of BENCH_SECONDS each), generously. */
 const SUBJECTS = 30_000;
+/** Requests the floor of a write that cannot repeat may answer in all: it is faster than the service. */
+export const FLOOR_SUBJECTS = 60_000;
 const BENCH_NAME = 'bench write';
 
 export interface WriteSubjects {
@@ -27,9 +29,19 @@ export interface WriteSubjects {
   /** A client of `demo_user`. */
   client: string;
   /** Clients to delete, one per request, each with a token of its owner (an account of its own). */
-  doomed: { client: string; token: string }[];
+  doomed: DoomedClient[];
+  /** More of them, for the floor of #11. */
+  floorDoomed: DoomedClient[];
   /** Tokens of accounts whose email is unconfirmed and have no pending link, one per request. */
   unactivatedTokens: string[];
+}
+
+export interface DoomedClient {
+  client: string;
+  token: string;
+  /** The token's and its owner's references. */
+  tokenReference: string;
+  user: string;
 }
 
 type Db = pg.Client;
@@ -47,16 +59,19 @@ async function one<Row extends pg.QueryResultRow>(
   return row;
 }
 
-/** Tokens (a day long) for these accounts, in one statement. */
-async function issueTokens(db: Db, users: readonly string[]): Promise<string[]> {
-  const secrets = users.map(() => newTokenSecret());
+/** Tokens (a day long) for these accounts, in one statement: their secrets and references. */
+async function issueTokens(
+  db: Db,
+  users: readonly string[],
+): Promise<{ secret: string; reference: string }[]> {
+  const tokens = users.map(() => ({ secret: newTokenSecret(), reference: randomUUID() }));
   await db.query(
     `insert into auth_token (reference, secret_hash, user_reference, client_reference, scope, created, expiration)
-       select gen_random_uuid(), s.hash, s.user_reference, null, '{}', now(), now() + interval '1 day'
-       from unnest($1::text[], $2::uuid[]) as s(hash, user_reference)`,
-    [secrets.map(hashSecret), users],
+       select s.reference, s.hash, s.user_reference, null, '{}', now(), now() + interval '1 day'
+       from unnest($1::uuid[], $2::text[], $3::uuid[]) as s(reference, hash, user_reference)`,
+    [tokens.map((token) => token.reference), tokens.map((token) => hashSecret(token.secret)), users],
   );
-  return secrets;
+  return tokens;
 }
 
 /** `count` accounts named `<prefix><n>`, copies of `template` but for `changes`, and a token of each. */
@@ -66,7 +81,7 @@ async function benchAccounts(
   prefix: string,
   count: number,
   changes: Record<string, unknown>,
-): Promise<{ user: string; token: string }[]> {
+): Promise<{ user: string; token: string; tokenReference: string }[]> {
   const users = Array.from({ length: count }, () => randomUUID());
   await db.query(
     `insert into "user" select (jsonb_populate_record(null::"user", to_jsonb(u) || $3::jsonb || jsonb_build_object(
@@ -75,7 +90,7 @@ async function benchAccounts(
     [template, users, JSON.stringify(changes), prefix],
   );
   const tokens = await issueTokens(db, users);
-  return users.map((user, i) => ({ user, token: tokens[i] }));
+  return users.map((user, i) => ({ user, token: tokens[i].secret, tokenReference: tokens[i].reference }));
 }
 
 /** Copies of client `template`, one owned by each of `owners`, each with a secret sealed for it. */
@@ -133,7 +148,7 @@ export async function prepareWriteSubjects(url: string, secrets: ClientSecretBox
         where category = 'original' and not draft and not deleted order by created, slug limit 1`,
     );
     const [client] = await benchClients(db, secrets, template.reference, [writer.reference]);
-    const owners = await benchAccounts(db, writer.reference, 'bench_owner_', SUBJECTS, {});
+    const owners = await benchAccounts(db, writer.reference, 'bench_owner_', SUBJECTS + FLOOR_SUBJECTS, {});
     const doomedClients = await benchClients(
       db,
       secrets,
@@ -146,13 +161,12 @@ export async function prepareWriteSubjects(url: string, secrets: ClientSecretBox
       activation_token_hash: null,
       activation_expires: null,
     });
-    const [token, staffToken, authorToken] = await issueTokens(db, [
-      writer.reference,
-      staff.reference,
-      article.author,
-    ]);
+    const [token, staffToken, authorToken] = (
+      await issueTokens(db, [writer.reference, staff.reference, article.author])
+    ).map((issued) => issued.secret);
     await db.query('commit');
     await db.query('analyze client, "user", auth_token');
+    const doomed = doomedClients.map((client, i) => ({ client, ...owners[i] }));
     return {
       token,
       staffToken,
@@ -160,7 +174,8 @@ export async function prepareWriteSubjects(url: string, secrets: ClientSecretBox
       authorToken,
       notification: notification.reference,
       client,
-      doomed: doomedClients.map((doomed, i) => ({ client: doomed, token: owners[i].token })),
+      doomed: doomed.slice(0, SUBJECTS),
+      floorDoomed: doomed.slice(SUBJECTS),
       unactivatedTokens: unactivated.map((account) => account.token),
     };
   } finally {

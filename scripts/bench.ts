@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { execFileSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,19 +10,20 @@ import pg from 'pg';
 import pino from 'pino';
 import request from 'supertest';
 import { createAccountServices } from '../src/accounts/account-services';
+import { hashSecret } from '../src/common/auth/secrets';
 import { buildApp } from '../src/app';
 import { openClientSecretBox } from '../src/clients/client-secret-keys';
 import { loadConfig } from '../src/config';
 import { RequestContext } from '../src/context';
 import { createOrm, ensureDatabase, migrate } from '../src/db/database';
 import { freeLoopbackPort, startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
-import { numbered } from '../src/db/sql';
+import { numbered, statementsInOrder } from '../src/db/sql';
 import { graphqlLimitsOf } from '../src/graphql/limits';
 import { OperationRunner } from '../src/graphql/runner';
 import { describePhase, seedDemoData } from '../src/import/demo-data';
 import { restRoutes } from '../src/rest/routes';
 import { startProcess, startService } from './bench-service';
-import { prepareWriteSubjects, type WriteSubjects } from './bench-writes';
+import { type DoomedClient, FLOOR_SUBJECTS, prepareWriteSubjects, type WriteSubjects } from './bench-writes';
 import { buildAppSchema } from '../src/schema';
 
 /**
@@ -31,9 +33,9 @@ import { buildAppSchema } from '../src/schema';
  * median and p99 latency, and the SQL statements one request sends. Each compiled read
  * is set against a floor: express and pg sending the route's final statement (one
  * statement building the same JSON, checked equal to the service's) with no look-ups,
- * checks or GraphQL. Each write that can repeat on one subject is set against the
- * statements it sends, replayed from pg in one transaction (./bench-writes.ts makes the
- * writes' subjects). Then the mixed load of reads and writes (./mixed-load.ts) runs.
+ * checks or GraphQL. Each write is set against the statements it sends, replayed from
+ * pg in one transaction (a write that cannot repeat on one subject, on another subject
+ * each time; ./bench-writes.ts makes the writes' subjects). Then the mixed load of reads and writes (./mixed-load.ts) runs.
  * DATABASE_URL, when set, names the server; the database `catalog_bench` is used on it.
  * BENCH_ONLY (contract numbers, comma-separated) limits the run to those endpoints,
  * without the mixed load.
@@ -68,10 +70,27 @@ interface Scenario {
   vary?: (n: number) => { path?: string; headers?: Record<string, string>; body?: unknown };
   /**
    * A write: `replayable` where its statements can run again as they are (its floor
-   * replays them); `once` where they cannot (they create or delete a row by its key), so
-   * that it has no floor.
+   * replays them); `once` where they cannot (they create or delete a row by its key):
+   * its floor replays them with another subject in place of the inspected request's
+   * each time ({@link Scenario.floorSubjects}).
    */
   write?: 'replayable' | 'once';
+  /**
+   * A `once` write's subjects for its floor: the values that name the inspected
+   * request's subject in its statements (keys, a token's hash), and the same values of
+   * the subjects the floor writes instead, one per request. Given the inspected
+   * request's answer and a query on the bench database.
+   */
+  floorSubjects?: (
+    answer: unknown,
+    query: (sql: string, params: unknown[]) => Promise<unknown[]>,
+  ) => Promise<FloorSubjects>;
+}
+
+/** See {@link Scenario.floorSubjects}. */
+interface FloorSubjects {
+  first: string[];
+  others: string[][];
 }
 
 /** The contract route's own document sent to `/graphql`, unpersisted, as a frontend would send it. */
@@ -520,6 +539,17 @@ function writeScenarios(w: WriteSubjects): Scenario[] {
       headers: auth(w.staffToken),
       body: ARTICLE,
       write: 'once',
+      // The article's reference and slug, made by the service: the floor's are new each time.
+      floorSubjects: async (answer, query) => {
+        const { slug } = answer as { slug: string };
+        const [{ reference }] = (await query('select reference from article where slug = ?', [slug])) as {
+          reference: string;
+        }[];
+        return {
+          first: [reference, slug],
+          others: Array.from({ length: FLOOR_SUBJECTS }, (_, i) => [randomUUID(), `${slug}-${i}`]),
+        };
+      },
     },
     {
       name: '#11 client delete',
@@ -529,6 +559,10 @@ function writeScenarios(w: WriteSubjects): Scenario[] {
       headers: auth(w.doomed[0].token),
       vary: (n) => ({ path: `/client/${w.doomed[n].client}`, headers: auth(w.doomed[n].token) }),
       write: 'once',
+      floorSubjects: async () => {
+        const values = (d: DoomedClient) => [d.client, hashSecret(d.token), d.tokenReference, d.user];
+        return { first: values(w.doomed[0]), others: w.floorDoomed.map(values) };
+      },
     },
     {
       name: '#1 activation resend',
@@ -602,7 +636,7 @@ async function inspect(url: string, list: Scenario[]) {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', RATE_LIMIT: 'off' });
   const { app, stop } = await buildApp({ orm, config, log });
   const runner = new OperationRunner(await buildAppSchema(), graphqlLimitsOf(config), orm.getMetadata());
-  const counts = new Map<string, number>();
+  const counts = new Map<string, string>();
   const bodies = new Map<string, unknown>();
   const floors: Floor[] = [];
   try {
@@ -617,17 +651,27 @@ async function inspect(url: string, list: Scenario[]) {
       if (scenario.write) {
         // A write's own statements, replayed by its floor in one transaction.
         const own = statements.filter((statement) => !TRANSACTION_CONTROL.test(statement.text));
-        count = own.length;
+        // Statements, and the round trips that sent them where several went in one.
+        const sent = own.reduce((total, statement) => total + statementsInOrder(statement.text).length, 0);
+        counts.set(scenario.name, sent === own.length ? String(sent) : `${sent}/${own.length}`);
         if (SHOW_SQL)
           console.log(`${scenario.name}:\n${own.map((statement) => `  ${statement.text}`).join('\n')}`);
-        if (scenario.write === 'replayable')
-          floors.push({ name: scenario.name, path: `/floor/${floors.length}`, statements: own, write: true });
+        const subjects = await scenario.floorSubjects?.(res.body, (text, params) =>
+          orm.em.getConnection().execute(text, params),
+        );
+        floors.push({
+          name: scenario.name,
+          path: `/floor/${floors.length}`,
+          statements: own,
+          write: true,
+          subjects,
+        });
       }
       if (res.status !== 200)
         throw new Error(`${scenario.name}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
       if (scenario.path === '/graphql' && res.body.errors)
         throw new Error(`${scenario.name}: ${JSON.stringify(res.body.errors)}`);
-      counts.set(scenario.name, count);
+      if (!scenario.write) counts.set(scenario.name, String(count));
       bodies.set(scenario.name, res.body);
       if (scenario.encoding && res.headers['content-encoding'] !== scenario.encoding)
         throw new Error(`${scenario.name}: answered ${res.headers['content-encoding'] ?? 'uncompressed'}`);
@@ -664,13 +708,14 @@ async function inspect(url: string, list: Scenario[]) {
 
 /**
  * A floor: a read's final statement (answering its exact JSON), or a write's statements
- * replayed in one transaction.
+ * replayed in one transaction (with another subject each time, for a `once` write).
  */
 interface Floor {
   name: string;
   path: string;
   statements: { text: string; values: unknown[] }[];
   write?: boolean;
+  subjects?: FloorSubjects;
 }
 
 function startFloor(url: string, port: number, statements: Floor[]): Promise<ChildProcess> {
@@ -768,7 +813,7 @@ async function main(): Promise<void> {
       if (!same) throw new Error(`${floor.name}: the floor's JSON differs from the service's`);
     }
     console.log(
-      `\n${CONNECTIONS} connections, ${WORKERS} load threads (1 where each request has its own subject), ${SECONDS} s per run; read floors answer with the service's exact JSON, write floors replay the write's statements in one transaction; routes with a floor: best of ${FLOOR_ROUNDS} rounds alternating with it; SQL of a write: its statements but BEGIN, COMMIT and savepoints\n`,
+      `\n${CONNECTIONS} connections, ${WORKERS} load threads (1 where each request has its own subject), ${SECONDS} s per run; read floors answer with the service's exact JSON, write floors replay the write's statements in one transaction (on a new subject each time where it cannot repeat); routes with a floor: best of ${FLOOR_ROUNDS} rounds alternating with it; SQL of a write: its statements but BEGIN, COMMIT and savepoints (n/m: n statements in m round trips)\n`,
     );
     console.log(
       `${'scenario'.padEnd(28)}${cell('req/s', 8)}${cell('p50 ms', 8)}${cell('p99 ms', 8)}${cell('SQL', 5)}${cell('errors', 8)}${cell('floor req/s', 13)}${cell('/floor', 8)}`,

@@ -214,3 +214,7 @@ export async function executeInOrder(
     ? [rows as Record<string, unknown>[]]
     : (rows as Record<string, unknown>[][]);
 }
+
+/** The statements of a text {@link executeInOrder} sent (as sent, or as logged), to count or name them. */
+export const statementsInOrder = (text: string): string[] =>
+  text.split(/;\s*(?=(?:with|select|insert|update|delete) )/);

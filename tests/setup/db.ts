@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { createOrm, ensureDatabase } from '../../src/db/database';
+import { statementsInOrder } from '../../src/db/sql';
 import { adminUrl, templateDatabase, testDatabasePrefix } from './names';
 
 /** Counts SQL statements, so that tests can prove a request runs a bounded number of queries. */
@@ -46,9 +47,7 @@ export class QueryCounter {
       return kindOf(statement) ?? statement.split(' ')[0];
     };
     return this.statements.map((line) =>
-      line
-        .replace(/^\[query\] /, '')
-        .split(/;\s*(?=(?:with|select|insert|update|delete) )/)
+      statementsInOrder(line.replace(/^\[query\] /, ''))
         .map(name)
         .join('+'),
     );
