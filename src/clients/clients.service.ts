@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AuthToken } from '../accounts/auth-token.entity';
 import { User } from '../accounts/user.entity';
 import { lockUserRow } from '../accounts/users.service';
 import { hasPermissions, requirePermissions } from '../common/auth/permissions';
@@ -17,9 +16,9 @@ import {
   normalizeEndpoint,
   type UpdateClientInput,
 } from './client.inputs';
-import { TokenRequest } from './token-request.entity';
 import { likeLiteral } from '../common/like';
 import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
+import { executeInOrder, sql } from '../db/sql';
 
 /** A user owns at most this many clients (semantics §3.2). */
 export const MAX_CLIENTS = 10;
@@ -230,9 +229,12 @@ export function deleteClient(em: EntityManager, viewer: Viewer, reference: strin
       throw new AppError('client:not_owner');
     }
     // The foreign keys cascade too; deleting explicitly keeps the effect visible here.
-    await tx.nativeDelete(AuthToken, { client: client.reference });
-    await tx.nativeDelete(TokenRequest, { client: client.reference });
-    await tx.nativeDelete(Client, { reference: client.reference });
+    // In one round trip, the client last.
+    await executeInOrder(tx, [
+      sql('delete from auth_token where client_reference = ?', client.reference),
+      sql('delete from token_request where client_reference = ?', client.reference),
+      sql('delete from client where reference = ?', client.reference),
+    ]);
     return client;
   });
 }
