@@ -195,7 +195,7 @@ describe('demo data', () => {
         ),
       ).toBe(0);
       const [baseline] = await orm.em.getConnection().execute<{ matches: boolean }[]>(
-        `select b.count = (select count(*) from read_entry where score > 0 and manga_reference is not null) as matches
+        `select sum(b.count) = (select count(*) from read_entry where score > 0 and manga_reference is not null) as matches
            from native_score_baseline b where b.content_type = 'manga'`,
       );
       expect(baseline.matches).toBe(true);

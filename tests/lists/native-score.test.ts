@@ -103,10 +103,13 @@ async function mangaFigures(slug: string) {
   return figures;
 }
 
+/** The content type's baseline: the sums over its shards; undefined without any. */
 async function baseline(kind: Kind) {
-  const rows = await t.orm.em
-    .getConnection()
-    .execute(`select total::int, count from native_score_baseline where content_type = ?`, [kind]);
+  const rows = await t.orm.em.getConnection().execute(
+    `select sum(total)::int as total, sum(count)::int as count from native_score_baseline
+        where content_type = ? having count(*) > 0`,
+    [kind],
+  );
   return rows[0] as { total: number; count: number } | undefined;
 }
 

@@ -307,7 +307,9 @@ describe('PUT /watch/{slug}', () => {
     expect(title).toMatchObject({ native_scored_by: 1, native_score_total: 4 });
     const [baseline] = await t.orm.em
       .getConnection()
-      .execute(`select total::int, count from native_score_baseline where content_type = 'anime'`);
+      .execute(
+        `select sum(total)::int as total, sum(count)::int as count from native_score_baseline where content_type = 'anime'`,
+      );
     expect(baseline).toEqual({ total: 4, count: 1 });
   });
 

@@ -6,6 +6,7 @@ import { Migration20261125160000_nsfw_genre_flag } from './Migration202611251600
 import { Migration20261128000500_sealed_client_secrets } from './Migration20261128000500_sealed_client_secrets';
 import { Migration20261128120000_unserializable_value } from './Migration20261128120000_unserializable_value';
 import { Migration20261129000000_title_search_version } from './Migration20261129000000_title_search_version';
+import { Migration20261129150000_native_score_baseline_shards } from './Migration20261129150000_native_score_baseline_shards';
 
 /** Every committed migration, in order; `npm run migration:create` writes new ones to add here. */
 export const migrationsList: MigrationObject[] = [
@@ -27,5 +28,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261129000000_title_search_version',
     class: Migration20261129000000_title_search_version,
+  },
+  {
+    name: 'Migration20261129150000_native_score_baseline_shards',
+    class: Migration20261129150000_native_score_baseline_shards,
   },
 ];
