@@ -268,14 +268,14 @@ export function writeComment(
       await commentNotifications(tx, viewer.user, draft, content, parent),
     );
     const reviewScore = review ? await listScore(tx, user, type, content.reference) : null;
-    const count = parent ? commentsCountSql(type, content.reference, 1) : null;
+    const contentCount = parent ? commentsCountSql(type, content.reference, 1) : null;
     const [[row]] = await executeInOrder(tx, [
       commentInsertSql(tx, viewer, content, parent, draft, {
         review_recommendation: review,
         review_score: reviewScore,
       }),
       ...(parent ? [repliesAboveMoveSql(draft.reference, 1)] : []),
-      ...(count ? [count] : []),
+      ...(contentCount ? [contentCount] : []),
       ...(notifications.insert ? [notifications.insert] : []),
       actionRecordSql(user, 'comment_write', draft.reference),
     ]);
@@ -411,7 +411,7 @@ export function hideComment(em: EntityManager, viewer: Viewer, reference: string
     // undoes its move (its transaction, or its savepoint among several root fields).
     // All in one round trip; the refusal undoes the statements after the update too.
     const moves = comment.parent ? [repliesAboveMoveSql(comment.reference, -1)] : [];
-    const count = commentsCountSql(comment.content_type, comment.content_reference, -1);
+    const contentCount = commentsCountSql(comment.content_type, comment.content_reference, -1);
     const results = await executeInOrder(tx, [
       ...moves,
       sql(
@@ -426,7 +426,7 @@ export function hideComment(em: EntityManager, viewer: Viewer, reference: string
         new Date(),
         comment.reference,
       ),
-      ...(count ? [count] : []),
+      ...(contentCount ? [contentCount] : []),
       actionRecordSql(user, 'comment_hide', comment.reference),
     ]);
     const [hidden] = results[moves.length];

@@ -193,7 +193,8 @@ export function withEffects(write: SqlFragment, effects: readonly SqlFragment[])
  * takes several statements in one message; their values are written into the text, as
  * for every raw statement), answering each one's rows. Unlike the parts of one statement
  * ({@link writeWithEffects}), each sees what the ones before it wrote, and they take
- * their row locks in the order given. Inside a transaction: the first failure aborts it.
+ * their row locks in the order given. The first failure ends the rest: it aborts the
+ * transaction they run in (outside one, PostgreSQL runs them as one, all or none).
  * A transaction's later statements go here when nothing decided in between needs their
  * outcome, so that locks are held, and the connection kept, for fewer round trips.
  */
