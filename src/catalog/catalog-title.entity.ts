@@ -1,11 +1,19 @@
 import { Collection, Formula, Index, ManyToMany, ManyToOne, Property, Unique } from '@mikro-orm/core';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
-import type { ReleaseStatus } from '../common/enums';
+import type { ReleaseStatus, TitleContentType } from '../common/enums';
 import { ImageUrl, ReleaseStatusScalar, UnixTime } from '../common/scalars';
 import { ReferencedEntity } from '../db/base.entity';
 import type { Franchise } from '../franchises/franchise.entity';
 import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
 import { Genre } from './genre.entity';
+
+/**
+ * The native score (semantics §6.1) of the `kind` title aliased `t`, current when read:
+ * the formula inlined, with the type's mean read once per statement (see the migration
+ * Migration20261129190000_native_score_inline).
+ */
+export const nativeScoreSql = (kind: TitleContentType, t: string): string =>
+  `native_score_from(${t}."native_scored_by", ${t}."native_score_total", (select native_score_mean('${kind}')))`;
 
 /**
  * Columns shared by anime, manga and novels. Catalog rows come from the importer;
@@ -88,13 +96,7 @@ export abstract class CatalogTitle extends ReferencedEntity {
    * title's own figures and its content type's mean, so it is current whenever read.
    */
   @Field(() => Float)
-  @Formula(
-    (table) =>
-      `native_score(${table.alias}."native_scored_by", ${table.alias}."native_score_total", '${table.name}')`,
-    {
-      lazy: false,
-    },
-  )
+  @Formula((table) => nativeScoreSql(table.name as TitleContentType, table.alias), { lazy: false })
   native_score!: number;
 
   /** Number of list entries with a score above 0. */

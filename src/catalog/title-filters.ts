@@ -1,5 +1,6 @@
 import { SEASONS, type Season, type TitleContentType } from '../common/enums';
 import { orderBySql, parseSort } from '../common/sorting';
+import { nativeScoreSql } from './catalog-title.entity';
 import { joinSql, sql, type SqlFragment } from '../db/sql';
 
 /**
@@ -82,10 +83,6 @@ const KINDS = {
     titles: ['title_ua', 'title_en', 'title_original'],
   },
 } as const;
-
-/** The title's native score (semantics §6.1), current when read. */
-const nativeScoreSql = (kind: TitleContentType, t: string): string =>
-  `native_score(${t}.native_scored_by, ${t}.native_score_total, '${kind}')`;
 
 function boundsConditions(column: string, bounds: Bounds | undefined): SqlFragment[] {
   const [min, max] = bounds ?? [null, null];

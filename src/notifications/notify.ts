@@ -120,22 +120,24 @@ export async function prepareNotifications(
   const spamKeys = [...new Set(candidates.flatMap((c) => (c.spamKey ? [c.spamKey] : [])))];
   const spamSince = new Date(Math.min(...candidates.map((c) => c.at.getTime())) - ANTI_SPAM_MS);
   // One look-up for both rules: the recipients' notifications of these events and, for
-  // votes and follows, those of the anti-spam keys in the window. Each list is one value.
+  // votes and follows, those of the anti-spam keys in the window. Each list is one value,
+  // made an array before the scan (`= any(array(...))`): compared with a set-returning
+  // function, the planner expects 100 values and scans every notification.
   const list = (values: readonly string[]) => JSON.stringify(values);
   const earlier = await em.execute<
     { user: string; type: string; event_key: string | null; subject: string | null; created: Date | null }[]
   >(
-    `with recipient as (select value::uuid as reference from jsonb_array_elements_text(?::jsonb))
+    `with recipient as (select array(select jsonb_array_elements_text(?::jsonb)::uuid) as users)
      select user_reference as "user", notification_type as type, event_key, null as subject, null::timestamptz as created
-       from notification where user_reference in (select reference from recipient)
-        and event_key in (select jsonb_array_elements_text(?::jsonb))${
+       from notification where user_reference = any((select users from recipient)::uuid[])
+        and event_key = any(array(select jsonb_array_elements_text(?::jsonb)))${
           spamKeys.length === 0
             ? ''
             : `
      union all
      select user_reference, notification_type, null, subject, created
-       from notification where user_reference in (select reference from recipient)
-        and subject in (select jsonb_array_elements_text(?::jsonb)) and created > ?`
+       from notification where user_reference = any((select users from recipient)::uuid[])
+        and subject = any(array(select jsonb_array_elements_text(?::jsonb))) and created > ?`
         }`,
     [list(recipients), list(eventKeys), ...(spamKeys.length === 0 ? [] : [list(spamKeys), spamSince])],
   );

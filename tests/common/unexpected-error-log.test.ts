@@ -55,10 +55,10 @@ describe('an unexpected failure', () => {
     await buildManga(t.orm, { slug: 'berserk' });
     const connection = t.orm.em.getConnection();
     const [{ definition }] = await connection.execute<{ definition: string }[]>(
-      `select pg_get_functiondef('native_score(integer, integer, text)'::regprocedure) as definition`,
+      `select pg_get_functiondef('native_score_from(integer, integer, numeric)'::regprocedure) as definition`,
     );
     // The statement computes every score with this function: it now fails instead.
-    await connection.execute(`create or replace function native_score(v integer, total integer, kind text)
+    await connection.execute(`create or replace function native_score_from(v integer, total integer, mean numeric)
       returns double precision language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
     let res: request.Response;
     try {

@@ -7,6 +7,7 @@ import { Migration20261128000500_sealed_client_secrets } from './Migration202611
 import { Migration20261128120000_unserializable_value } from './Migration20261128120000_unserializable_value';
 import { Migration20261129000000_title_search_version } from './Migration20261129000000_title_search_version';
 import { Migration20261129150000_native_score_baseline_shards } from './Migration20261129150000_native_score_baseline_shards';
+import { Migration20261129190000_native_score_inline } from './Migration20261129190000_native_score_inline';
 
 /** Every committed migration, in order; `npm run migration:create` writes new ones to add here. */
 export const migrationsList: MigrationObject[] = [
@@ -32,5 +33,9 @@ export const migrationsList: MigrationObject[] = [
   {
     name: 'Migration20261129150000_native_score_baseline_shards',
     class: Migration20261129150000_native_score_baseline_shards,
+  },
+  {
+    name: 'Migration20261129190000_native_score_inline',
+    class: Migration20261129190000_native_score_inline,
   },
 ];
