@@ -420,17 +420,18 @@ async function client(
       if (ok(answer)) ack.follows.set(key, !following);
     },
     async () => {
-      const target = pick(others);
-      if (!target.article) return;
+      // The target's article now: the target may write a new one while the vote is on its way.
+      const article = pick(others).article;
+      if (!article) return;
       const score = pick([-1, 1]);
       const answer = await call(
         'PUT /vote/article/{slug}',
         'PUT',
-        `/vote/article/${target.article}`,
+        `/vote/article/${article}`,
         { score },
         me.token,
       );
-      if (ok(answer)) ack.votes.set(`${me.reference}/${target.article}`, score);
+      if (ok(answer)) ack.votes.set(`${me.reference}/${article}`, score);
     },
     async () => {
       // A new article, which its author re-tags from then on.
