@@ -44,12 +44,9 @@ export class RequestTransaction {
     this.lost = undefined;
     this.committing = false;
     joinTransactions(this.em, joined);
+    // Sends nothing yet: BEGIN goes with the first statement (src/db/deferred-begin.ts),
+    // whose failure then tells of a lost connection.
     await this.em.begin();
-    const failure = await failedBegin(this.em);
-    if (failure !== undefined) {
-      this.em.resetTransactionContext();
-      throw failure;
-    }
     this.effects = [];
   }
 
@@ -140,17 +137,6 @@ function endingFailure(transaction: Knex.Transaction): Promise<unknown> {
     () => undefined,
     (reason: unknown) => reason,
   );
-}
-
-/**
- * Why `em`'s transaction, just begun, is already over, if it is: knex answers a BEGIN
- * that failed (its connection was lost) with a transaction complete from the start,
- * whose every statement would then fail with "Transaction query already complete".
- */
-async function failedBegin(em: EntityManager): Promise<unknown> {
-  const transaction = em.getTransactionContext<Knex.Transaction>();
-  if (!transaction?.isCompleted()) return undefined;
-  return (await endingFailure(transaction)) ?? new Error('the transaction ended before it began');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { deferTransactionBegin } from './deferred-begin';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { ClientSecretBox } from '../clients/client-secret-box';
@@ -66,6 +67,7 @@ export async function openDatabase(options: {
 }
 
 export async function createOrm(url: string, extra: Omit<OrmOptionsInput, 'clientUrl'> = {}) {
+  deferTransactionBegin();
   return MikroORM.init(ormOptions({ clientUrl: url, ...extra }));
 }
 

@@ -165,15 +165,14 @@ describe('PUT /comments/{content_type}/{slug}', () => {
         },
       );
     const top = await kinds({ text: 'A comment' });
-    expect(top).toEqual(['token', 'token use', 'begin', 'content', 'hourly count', 'write+action', 'commit']);
+    expect(top).toEqual(['token', 'token use', 'begin+content', 'hourly count', 'write+action', 'commit']);
     const [root] = await t.orm.em.fork().find(Comment, {});
     const reply = await kinds({ text: 'A reply to myself', parent: root.reference });
     // The reply's parent comes with the hourly count; its writes go in one round trip
     // (the replies above it, then its content's count); replying to oneself notifies no one.
     expect(reply).toEqual([
       'token',
-      'begin',
-      'content',
+      'begin+content',
       'hourly count+comment look-up',
       'write+replies above+update+action',
       'commit',
@@ -183,8 +182,7 @@ describe('PUT /comments/{content_type}/{slug}', () => {
     const [written] = await t.orm.em.fork().find(Comment, { depth: 2 });
     expect(await kinds(written.reference)).toEqual([
       'token',
-      'begin',
-      'comment look-up',
+      'begin+comment look-up',
       'replies above+hide+update+action',
       'commit',
     ]);

@@ -28,7 +28,7 @@ describe('executeInOrder', () => {
       );
       expect(results).toEqual([[{ name: 'first' }], [{ content_count: 10 }], [{ tags: 1, total: 10 }]]);
     });
-    expect(sent).toBe(3); // begin, the statements, commit
+    expect(sent).toBe(3); // begin, the statements, commit (BEGIN goes in the statements' round trip)
     expect(await executeInOrder(em, [sql('select ? as one', 1)])).toEqual([[{ one: 1 }]]);
     expect(await executeInOrder(em, [])).toEqual([]);
   });

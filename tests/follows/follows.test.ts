@@ -90,8 +90,7 @@ describe('PUT /follow/{username}', () => {
     );
     expect(kinds).toEqual([
       'token',
-      'begin',
-      'user',
+      'begin+user',
       'notification rules',
       'follow and action+notification',
       'commit',

@@ -57,8 +57,8 @@ describe.each<Kind>(['manga', 'novel'])('PUT /read/%s/{slug}', (kind) => {
   it("sends the lock with the look-up, then the write, after the token, and reads the title back in the write's round trip when its score moved", async () => {
     const { as } = await setup();
     const sent = async (body: object) => statementKinds(() => put(kind, slug, body, as));
-    // In the transaction: the lock with the look-up, then the write (with the title read back when its score moved).
-    const trips = (write: string) => ['begin', 'lock+find', write, 'commit'];
+    // In the transaction: BEGIN with the lock and the look-up, then the write (with the title read back when its score moved).
+    const trips = (write: string) => ['begin+lock+find', write, 'commit'];
     expect(await sent({ status: 'reading', score: 7 })).toEqual([
       'token',
       'token use',

@@ -316,8 +316,8 @@ describe('PUT /watch/{slug}', () => {
   it("sends the lock with the look-up, then the write, after the token, and reads the anime back in the write's round trip when its score moved", async () => {
     const { as } = await setup();
     const sent = async (body: object) => statementKinds(() => put('frieren', body, as));
-    // In the transaction: the lock with the look-up, then the write (with the title read back when its score moved).
-    const trips = (write: string) => ['begin', 'lock+find', write, 'commit'];
+    // In the transaction: BEGIN with the lock and the look-up, then the write (with the title read back when its score moved).
+    const trips = (write: string) => ['begin+lock+find', write, 'commit'];
     expect(await sent({ status: 'watching', score: 7 })).toEqual([
       'token',
       'token use',

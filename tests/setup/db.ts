@@ -33,8 +33,9 @@ export class QueryCounter {
    * Runs `work` and names each round trip it sent, in order: `token` for the token
    * look-up and `token use` for its first use's slide (src/common/auth/session.ts);
    * `kindOf` names those it recognises (given the statement's text); the first word
-   * stands for the others (`begin`, `commit`, `insert`, ...). Several statements sent
-   * in one round trip (`executeInOrder`, src/db/sql.ts) are named together, joined by `+`.
+   * stands for the others (`commit`, `insert`, ...). Several statements sent in one
+   * round trip (`executeInOrder`, src/db/sql.ts) are named together, joined by `+`, as is
+   * a transaction's BEGIN with the statement it goes with (src/db/deferred-begin.ts).
    */
   async kinds(
     work: () => Promise<unknown>,
@@ -46,11 +47,15 @@ export class QueryCounter {
       if (statement.startsWith('with slid')) return 'token use';
       return kindOf(statement) ?? statement.split(' ')[0];
     };
-    return this.statements.map((line) =>
+    const trips = this.statements.map((line) =>
       statementsInOrder(line.replace(/^\[query\] /, ''))
         .map(name)
         .join('+'),
     );
+    return trips.flatMap((trip, i) => {
+      if (trip === 'begin' && i + 1 < trips.length) return [];
+      return trips[i - 1] === 'begin' ? [`begin+${trip}`] : [trip];
+    });
   }
 }
 
