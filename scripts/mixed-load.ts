@@ -45,6 +45,8 @@ const BASELINE = process.env.MIXED_BASELINE;
 const P99_TARGET_MS = 250;
 /** Shared by every client's article: two at a time, so that re-tagging moves contended counters. */
 const TAGS = ['alpha', 'beta', 'gamma', 'delta'];
+/** How many articles the service lets a user write in an hour (semantics: article creation). */
+const ARTICLES_PER_HOUR = 10;
 /** Of every 100 requests, this many write. */
 const WRITE_PERCENT = 35;
 
@@ -70,6 +72,8 @@ interface LoadUser {
   reference: string;
   token: string;
   article?: string;
+  /** Articles written this run: the service lets a user write 10 an hour (then 429). */
+  articles: number;
 }
 
 /** What the database must hold once the load ends: the last acknowledged write of each key. */
@@ -240,7 +244,12 @@ async function prepare(orm: MikroORM): Promise<{ catalog: Catalog; users: LoadUs
       last_active: new Date(),
     });
     em.persist(user);
-    users.push({ username: user.username, reference: user.reference, token: issueToken(em, user).secret });
+    users.push({
+      username: user.username,
+      reference: user.reference,
+      token: issueToken(em, user).secret,
+      articles: 0,
+    });
   }
   await em.flush();
   return { catalog, users };
@@ -434,7 +443,9 @@ async function client(
       if (ok(answer)) ack.votes.set(`${me.reference}/${article}`, score);
     },
     async () => {
-      // A new article, which its author re-tags from then on.
+      // A new article, which its author re-tags from then on; past the hourly limit, a re-tag.
+      if (me.articles >= ARTICLES_PER_HOUR) return retag();
+      me.articles += 1;
       const answer = await call(
         'POST /articles/create',
         'POST',
@@ -447,20 +458,22 @@ async function client(
       me.article = String(article.slug);
       ack.articleTags.set(me.article, ['alpha', 'beta']);
     },
-    async () => {
-      if (!me.article) return;
-      const first = pick(TAGS);
-      const tags = [first, pick(TAGS.filter((tag) => tag !== first))];
-      const answer = await call(
-        'PUT /articles/{slug}',
-        'PUT',
-        `/articles/${me.article}`,
-        articleBody(tags),
-        me.token,
-      );
-      if (ok(answer)) ack.articleTags.set(me.article, tags);
-    },
+    retag,
   ];
+
+  async function retag(): Promise<void> {
+    if (!me.article) return;
+    const first = pick(TAGS);
+    const tags = [first, pick(TAGS.filter((tag) => tag !== first))];
+    const answer = await call(
+      'PUT /articles/{slug}',
+      'PUT',
+      `/articles/${me.article}`,
+      articleBody(tags),
+      me.token,
+    );
+    if (ok(answer)) ack.articleTags.set(me.article, tags);
+  }
 
   /** The first manga's threads, and now and then a reply in them (a deeper chain). */
   function threads(): string[] {
@@ -638,6 +651,7 @@ async function runLoad(checkout: string, url: string): Promise<LoadResult> {
       if (answer.status !== 200)
         throw new Error(`could not write an article: ${answer.status} ${answer.text}`);
       user.article = String((JSON.parse(answer.text) as { slug: string }).slug);
+      user.articles = 1;
       ack.articleTags.set(user.article, ['alpha', 'beta']);
     }
     for (const user of users.slice(0, 5)) {
