@@ -816,7 +816,7 @@ async function main(): Promise<void> {
       if (!same) throw new Error(`${floor.name}: the floor's JSON differs from the service's`);
     }
     console.log(
-      `\n${CONNECTIONS} connections, ${WORKERS} load threads (1 where each request has its own subject), ${SECONDS} s per run; read floors answer with the service's exact JSON, write floors replay the write's statements in one transaction (on a new subject each time where it cannot repeat); routes with a floor: best of ${FLOOR_ROUNDS} rounds alternating with it; SQL of a write: its statements but BEGIN, COMMIT and savepoints (n/m: n statements in m round trips)\n`,
+      `\n${CONNECTIONS} connections, ${WORKERS} load threads (1 where each request has its own subject), ${SECONDS} s per run; read floors answer with the service's exact JSON, write floors replay the write's statements in one transaction, BEGIN with the first as the service sends it (on a new subject each time where it cannot repeat); routes with a floor: best of ${FLOOR_ROUNDS} rounds alternating with it; SQL of a write: its statements but BEGIN, COMMIT and savepoints (n/m: n statements in m round trips)\n`,
     );
     console.log(
       `${'scenario'.padEnd(28)}${cell('req/s', 8)}${cell('p50 ms', 8)}${cell('p99 ms', 8)}${cell('SQL', 5)}${cell('errors', 8)}${cell('floor req/s', 13)}${cell('/floor', 8)}`,

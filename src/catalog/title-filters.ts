@@ -1,7 +1,7 @@
 import { SEASONS, type Season, type TitleContentType } from '../common/enums';
 import { orderBySql, parseSort } from '../common/sorting';
-import { nativeScoreSql } from './catalog-title.entity';
 import { joinSql, sql, type SqlFragment } from '../db/sql';
+import { nativeScoreSql } from './catalog-title.entity';
 
 /**
  * The one SQL builder for catalog title filters, search and sorts (semantics §1.9,

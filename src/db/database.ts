@@ -1,8 +1,8 @@
-import { deferTransactionBegin } from './deferred-begin';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { ClientSecretBox } from '../clients/client-secret-box';
 import { sealStoredClientSecrets } from '../clients/seal-stored-secrets';
+import { deferTransactionBegin } from './deferred-begin';
 import { startEmbeddedPostgres } from './embedded';
 import { ormOptions, type OrmOptionsInput } from './orm-options';
 
