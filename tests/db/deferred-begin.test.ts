@@ -1,28 +1,11 @@
 import { IsolationLevel } from '@mikro-orm/core';
 import type { Knex } from '@mikro-orm/postgresql';
-import pg from 'pg';
+import { sentToPostgres as wire } from '../setup/db';
 import { useTestApp } from '../setup/harness';
 
 /** A transaction's BEGIN goes with its first statement (src/db/deferred-begin.ts). */
 describe('deferred BEGIN', () => {
   const t = useTestApp();
-
-  /** The texts pg sends to the server while `work` runs, one per round trip. */
-  async function wire(work: () => Promise<unknown>): Promise<string[]> {
-    const sent: string[] = [];
-    const query = pg.Client.prototype.query;
-    pg.Client.prototype.query = function capture(this: pg.Client, ...args: unknown[]) {
-      const [config] = args as [string | { text: string }];
-      sent.push((typeof config === 'string' ? config : config.text).replace(/\s+/g, ' ').trim());
-      return (query as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof query;
-    try {
-      await work();
-    } finally {
-      pg.Client.prototype.query = query;
-    }
-    return sent;
-  }
 
   const openTransactions = async (): Promise<number> => {
     const [{ open }] = await t.orm.em.getConnection().execute<{ open: number }[]>(

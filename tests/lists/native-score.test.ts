@@ -1,3 +1,4 @@
+import { nativeScoreSql } from '../../src/catalog/catalog-title.entity';
 import { buildAnime, buildManga, buildNovel, buildToken, buildUser } from '../factories';
 import { gql, rest } from '../setup/clients';
 import { useTestApp } from '../setup/harness';
@@ -270,5 +271,21 @@ describe('native score (§6.1)', () => {
       `select count(*)::int as count, coalesce(sum(score), 0)::int as total from watch_entry where score > 0`,
     );
     expect(await baseline('anime')).toEqual({ total: all.total, count: all.count });
+  });
+
+  it("reads its type's mean once per statement, not once per title", async () => {
+    await buildNovel(t.orm);
+    const [{ 'QUERY PLAN': plan }] = await t.orm.em
+      .getConnection()
+      .execute<{ 'QUERY PLAN': unknown }[]>(
+        `explain (verbose, format json) select ${nativeScoreSql('novel', 't')} as score from novel t`,
+      );
+    const root = (plan as { Plan: Record<string, unknown> }[])[0].Plan;
+    const children = (root.Plans as Record<string, unknown>[] | undefined) ?? [];
+    // The mean is an init plan, computed once; the scan of the titles computes the formula alone.
+    expect(children.map((child) => child['Parent Relationship'])).toEqual(['InitPlan']);
+    expect(JSON.stringify(children[0].Output)).toContain('native_score_mean');
+    expect(root['Node Type']).toBe('Seq Scan');
+    expect(JSON.stringify(root.Output)).not.toMatch(/native_score(_mean|_from)?\(/);
   });
 });

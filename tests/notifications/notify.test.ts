@@ -10,6 +10,7 @@ import {
   type VoteEvent,
 } from '../../src/notifications/notify';
 import { buildUser } from '../factories';
+import { sentToPostgres } from '../setup/db';
 import { useTestApp } from '../setup/harness';
 import { notificationsOf } from './helpers';
 
@@ -304,5 +305,32 @@ describe('notify()', () => {
     expect(t.queries.last[1]).toMatch(/insert into notification/);
     expect(em.getUnitOfWork().getPersistStack().size).toBe(0);
     expect(await stored()).toBe(12);
+  });
+
+  it("looks earlier notifications up through indexes, never reading every one of the table's", async () => {
+    const { recipient, initiator } = await pair();
+    // Many older notifications of the recipient's, outside the anti-spam window.
+    await t.orm.em.getConnection().execute(
+      `insert into notification (reference, user_reference, notification_type, data, event_key, seen, created, updated)
+       select gen_random_uuid(), ?, 'follow', '{}', 'follow:old-' || n, false, now() - interval '1 day', now()
+         from generate_series(1, 5000) as n`,
+      [recipient.reference],
+    );
+    await t.orm.em.getConnection().execute('analyze notification');
+    const sent = await sentToPostgres(() => send(follow(recipient, initiator, 'follow:new')));
+    const lookUp = sent.find((statement) => statement.includes('from notification where'));
+    expect(lookUp).toBeDefined();
+    const [{ 'QUERY PLAN': plan }] = await t.orm.em
+      .getConnection()
+      .execute<{ 'QUERY PLAN': unknown }[]>(`explain (format json) ${lookUp}`);
+    const scans: string[] = [];
+    const visit = (node: Record<string, unknown>) => {
+      if (node['Relation Name'] === 'notification') scans.push(String(node['Node Type']));
+      for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) visit(child);
+    };
+    visit((plan as { Plan: Record<string, unknown> }[])[0].Plan);
+    expect(scans.length).toBeGreaterThan(0);
+    expect(scans.filter((scan) => scan === 'Seq Scan')).toEqual([]);
+    expect(await stored()).toBe(5001);
   });
 });

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
 import type { Logger } from 'pino';
 import { createOrm, ensureDatabase } from '../../src/db/database';
 import { statementsInOrder } from '../../src/db/sql';
@@ -57,6 +58,27 @@ export class QueryCounter {
       return trips[i - 1] === 'begin' ? [`begin+${trip}`] : [trip];
     });
   }
+}
+
+/**
+ * The texts pg sends to the server while `work` runs, one per round trip, as sent (the
+ * entity manager's values written in, BEGIN with a transaction's first statement),
+ * whitespace collapsed.
+ */
+export async function sentToPostgres(work: () => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function capture(this: pg.Client, ...args: unknown[]) {
+    const [config] = args as [string | { text: string }];
+    sent.push((typeof config === 'string' ? config : config.text).replace(/\s+/g, ' ').trim());
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return sent;
 }
 
 /** This worker's own database, cloned from the migrated template on first use. */
