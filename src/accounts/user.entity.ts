@@ -1,7 +1,7 @@
 import { Entity, Index, Property } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import type { NotificationType, Role } from '../common/enums';
-import { ImageUrl, RoleScalar, UnixTime } from '../common/scalars';
+import { ImageUrl, RoleEnum, UnixTime } from '../common/scalars';
 import { now, ReferencedEntity } from '../db/base.entity';
 import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
 
@@ -36,7 +36,7 @@ export class User extends ReferencedEntity {
   @Property({ type: 'text', hidden: true })
   password_hash!: string;
 
-  @Field(() => RoleScalar)
+  @Field(() => RoleEnum)
   @Property({ type: 'text' })
   role: Role = 'not_activated';
 

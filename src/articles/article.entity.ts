@@ -12,10 +12,10 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity';
 import { ARTICLE_CATEGORIES, type ArticleCategory, type TitleContentType } from '../common/enums';
 import { JSONScalar, UnixTime } from '../common/scalars';
-import { enumScalar } from '../common/scalars/enum.scalar';
+import { valueListType } from '../common/scalars/value-list';
 import { now, ReferencedEntity } from '../db/base.entity';
 
-export const ArticleCategoryScalar = enumScalar('ArticleCategory', ARTICLE_CATEGORIES);
+export const ArticleCategoryEnum = valueListType('ArticleCategory', ARTICLE_CATEGORIES);
 
 /**
  * An article; `document` is stored exactly as last saved. `author`, `tags`,
@@ -37,7 +37,7 @@ export class Article extends ReferencedEntity {
   @Property({ type: 'text' })
   title!: string;
 
-  @Field(() => ArticleCategoryScalar)
+  @Field(() => ArticleCategoryEnum)
   @Property({ type: 'text' })
   category!: ArticleCategory;
 

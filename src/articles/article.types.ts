@@ -1,7 +1,7 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { ARTICLE_CATEGORIES, TITLE_CONTENT_TYPES, type ArticleCategory } from '../common/enums';
 import { PagedType } from '../common/pagination/pagination';
-import { ImageUrl, IntegerInput, JSONScalar, TitleContentTypeScalar } from '../common/scalars';
+import { ImageUrl, IntegerInput, JSONScalar, TitleContentTypeEnum } from '../common/scalars';
 import { registerInputSpec } from '../common/validation/input-specs';
 import type { JsonSchema, ObjectSpec } from '../common/validation/json-schema';
 import {
@@ -13,7 +13,7 @@ import {
   optionalField,
   sortField,
 } from '../common/validation/schemas';
-import { Article, ArticleCategoryScalar } from './article.entity';
+import { Article, ArticleCategoryEnum } from './article.entity';
 import './document';
 
 /**
@@ -79,7 +79,7 @@ export class ArticleInput {
   @Field(() => Boolean, { nullable: true, description: 'Default true.' })
   draft?: boolean;
 
-  @Field(() => ArticleCategoryScalar)
+  @Field(() => ArticleCategoryEnum)
   category!: ArticleCategory;
 
   @Field(() => Boolean, { nullable: true, description: 'Default false; admins only.' })
@@ -92,7 +92,7 @@ registerInputSpec(ArticleInput, ARTICLE_BODY);
   description: 'The catalog item of an article; title_ja is title_original for manga and novels.',
 })
 export class ArticleContent {
-  @Field(() => TitleContentTypeScalar)
+  @Field(() => TitleContentTypeEnum)
   data_type!: 'anime' | 'manga' | 'novel';
 
   @Field(() => ImageUrl, { nullable: true })
@@ -132,13 +132,13 @@ export const ARTICLE_LIST_BODY: ObjectSpec = {
 
 @InputType({ description: 'Filters of the article list (semantics §3.8).' })
 export class ArticleListInput {
-  @Field(() => [ArticleCategoryScalar], { nullable: true })
+  @Field(() => [ArticleCategoryEnum], { nullable: true })
   categories?: ArticleCategory[];
 
   @Field(() => [String], { nullable: true })
   tags?: string[];
 
-  @Field(() => TitleContentTypeScalar, { nullable: true })
+  @Field(() => TitleContentTypeEnum, { nullable: true })
   content_type?: 'anime' | 'manga' | 'novel';
 
   @Field(() => String, { nullable: true })

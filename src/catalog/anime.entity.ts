@@ -2,9 +2,9 @@ import { Collection, Entity, Index, ManyToOne, OneToMany, Property, Unique } fro
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { AgeRating, AnimeMediaType, Season, Source } from '../common/enums';
 import {
-  AgeRatingScalar,
-  TitleMediaTypeScalar,
-  SeasonScalar,
+  AgeRatingEnum,
+  TitleMediaTypeEnum,
+  SeasonEnum,
   SourceScalar,
   UnixTime,
 } from '../common/scalars';
@@ -31,11 +31,11 @@ export class Anime extends CatalogTitle {
   @Property({ type: 'text', nullable: true })
   title_ja: string | null = null;
 
-  @Field(() => TitleMediaTypeScalar, { nullable: true })
+  @Field(() => TitleMediaTypeEnum, { nullable: true })
   @Property({ type: 'text', nullable: true })
   media_type: AnimeMediaType | null = null;
 
-  @Field(() => SeasonScalar, { nullable: true })
+  @Field(() => SeasonEnum, { nullable: true })
   @Property({ type: 'text', nullable: true })
   season: Season | null = null;
 
@@ -43,7 +43,7 @@ export class Anime extends CatalogTitle {
   @Property({ type: 'text', nullable: true })
   source: Source | null = null;
 
-  @Field(() => AgeRatingScalar, { nullable: true })
+  @Field(() => AgeRatingEnum, { nullable: true })
   @Property({ type: 'text', nullable: true })
   rating: AgeRating | null = null;
 

@@ -15,12 +15,12 @@ import {
   type Source,
 } from '../common/enums';
 import {
-  AgeRatingScalar,
-  AnimeMediaTypeScalar,
+  AgeRatingEnum,
+  AnimeMediaTypeEnum,
   IntegerInput,
-  MangaMediaTypeScalar,
-  ReleaseStatusScalar,
-  SeasonScalar,
+  MangaMediaTypeEnum,
+  ReleaseStatusEnum,
+  SeasonEnum,
   SourceScalar,
 } from '../common/scalars';
 import { registerInputSpec } from '../common/validation/input-specs';
@@ -76,7 +76,7 @@ export abstract class ReadableListFields {
   })
   years?: (number | string | null)[] | null;
 
-  @Field(() => [ReleaseStatusScalar], { nullable: true })
+  @Field(() => [ReleaseStatusEnum], { nullable: true })
   status?: ReleaseStatus[];
 
   @Field(() => Boolean, { nullable: true })
@@ -145,7 +145,7 @@ export function readableFilters(
 
 @InputType('MangaListInput', { description: 'Filters of `mangaList`: those of #3, with manga media types.' })
 export class MangaListInput extends ReadableListFields {
-  @Field(() => [MangaMediaTypeScalar], { nullable: true })
+  @Field(() => [MangaMediaTypeEnum], { nullable: true })
   media_type?: MangaMediaType[];
 }
 registerInputSpec(MangaListInput, readableListSpec(MANGA_MEDIA_TYPES));
@@ -174,19 +174,19 @@ export abstract class AnimeFilterFields {
   @Field(() => [IntegerInput], { nullable: 'itemsAndList', description: '`[min, max]`, 0..10 or null.' })
   native_score?: (number | null)[];
 
-  @Field(() => [AnimeMediaTypeScalar], { nullable: true })
+  @Field(() => [AnimeMediaTypeEnum], { nullable: true })
   media_type?: AnimeMediaType[];
 
-  @Field(() => [AgeRatingScalar], { nullable: true })
+  @Field(() => [AgeRatingEnum], { nullable: true })
   rating?: AgeRating[];
 
-  @Field(() => [ReleaseStatusScalar], { nullable: true })
+  @Field(() => [ReleaseStatusEnum], { nullable: true })
   status?: ReleaseStatus[];
 
   @Field(() => [SourceScalar], { nullable: true })
   source?: Source[];
 
-  @Field(() => [SeasonScalar], { nullable: true })
+  @Field(() => [SeasonEnum], { nullable: true })
   season?: Season[];
 
   @Field(() => [String], { nullable: true, description: 'Company slugs; any of them as producer.' })

@@ -1,7 +1,7 @@
 import { Collection, Formula, Index, ManyToMany, ManyToOne, Property, Unique } from '@mikro-orm/core';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import type { ReleaseStatus, TitleContentType } from '../common/enums';
-import { ImageUrl, ReleaseStatusScalar, UnixTime } from '../common/scalars';
+import { ImageUrl, ReleaseStatusEnum, UnixTime } from '../common/scalars';
 import { ReferencedEntity } from '../db/base.entity';
 import type { Franchise } from '../franchises/franchise.entity';
 import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
@@ -70,7 +70,7 @@ export abstract class CatalogTitle extends ReferencedEntity {
   @Property({ type: 'text[]' })
   synonyms: string[] = [];
 
-  @Field(() => ReleaseStatusScalar, { nullable: true })
+  @Field(() => ReleaseStatusEnum, { nullable: true })
   @Property({ type: 'text', nullable: true })
   status: ReleaseStatus | null = null;
 

@@ -1,8 +1,8 @@
 import { Arg, Args, Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
 import type { TitleContentType } from '../common/enums';
 import { type Page, PageArgs, Pagination } from '../common/pagination/pagination';
-import { TitleContentTypeScalar } from '../common/scalars';
-import { enumScalar } from '../common/scalars/enum.scalar';
+import { TitleContentTypeEnum } from '../common/scalars';
+import { valueListType } from '../common/scalars/value-list';
 import type { RequestContext } from '../context';
 import { sqlRoot } from '../graphql/sql-plan/fields';
 import { Anime } from './anime.entity';
@@ -13,7 +13,7 @@ import { Novel } from './novel.entity';
 
 const SCOPES = ['read:readlist', 'read:watchlist'];
 
-export const EditTodoTypeScalar = enumScalar('EditTodoType', EDIT_TODO_TYPES);
+export const EditTodoTypeEnum = valueListType('EditTodoType', EDIT_TODO_TYPES);
 
 @ObjectType()
 export class EditTodoPage implements Page<Anime | Manga | Novel> {
@@ -42,8 +42,8 @@ export class EditTodoResolver {
       'Catalog items lacking a translation (contract #6): todo_type field null, anime music videos excepted; by score, scored_by, reference desc.',
   })
   async editTodo(
-    @Arg('content_type', () => TitleContentTypeScalar) contentType: TitleContentType,
-    @Arg('todo_type', () => EditTodoTypeScalar) todoType: EditTodoType,
+    @Arg('content_type', () => TitleContentTypeEnum) contentType: TitleContentType,
+    @Arg('todo_type', () => EditTodoTypeEnum) todoType: EditTodoType,
     @Args(() => PageArgs) page: PageArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<EditTodoPage> {

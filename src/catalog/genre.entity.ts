@@ -1,7 +1,7 @@
 import { Entity, Property, Unique } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import type { GenreType } from '../common/enums';
-import { GenreTypeScalar } from '../common/scalars';
+import { GenreTypeEnum } from '../common/scalars';
 import { ReferencedEntity } from '../db/base.entity';
 
 @ObjectType()
@@ -20,7 +20,7 @@ export class Genre extends ReferencedEntity {
   @Property({ type: 'text', nullable: true })
   name_ua: string | null = null;
 
-  @Field(() => GenreTypeScalar)
+  @Field(() => GenreTypeEnum)
   @Property({ type: 'text' })
   type!: GenreType;
 }

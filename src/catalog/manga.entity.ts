@@ -1,7 +1,7 @@
 import { Entity, Index, Property } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import type { MangaMediaType } from '../common/enums';
-import { TitleMediaTypeScalar } from '../common/scalars';
+import { TitleMediaTypeEnum } from '../common/scalars';
 import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
 import { ReadableTitle } from './readable-title.entity';
 
@@ -14,7 +14,7 @@ export class Manga extends ReadableTitle {
     return 'manga';
   }
 
-  @Field(() => TitleMediaTypeScalar, { nullable: true })
+  @Field(() => TitleMediaTypeEnum, { nullable: true })
   @Property({ type: 'text', nullable: true })
   media_type: MangaMediaType | null = null;
 }

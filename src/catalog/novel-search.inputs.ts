@@ -1,13 +1,13 @@
 import { Field, InputType } from 'type-graphql';
 import { NOVEL_MEDIA_TYPES, type NovelMediaType } from '../common/enums';
-import { NovelMediaTypeScalar } from '../common/scalars';
+import { NovelMediaTypeEnum } from '../common/scalars';
 import { registerInputSpec } from '../common/validation/input-specs';
 import { ReadableListFields, readableListSpec } from './catalog-list.inputs';
 
 /** The body of #3 POST /novel (semantics §2 #3); every field is optional. */
 @InputType('NovelSearchInput', { description: 'Filters, search and sort of novels (contract #3).' })
 export class NovelSearchInput extends ReadableListFields {
-  @Field(() => [NovelMediaTypeScalar], { nullable: true })
+  @Field(() => [NovelMediaTypeEnum], { nullable: true })
   media_type?: NovelMediaType[];
 }
 

@@ -1,7 +1,7 @@
 import { Collection, Index, ManyToMany, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { ExternalLinkType } from '../common/enums';
-import { ExternalLinkTypeScalar } from '../common/scalars';
+import { ExternalLinkTypeEnum } from '../common/scalars';
 import { CatalogTitle } from './catalog-title.entity';
 import { Magazine } from './magazine.entity';
 
@@ -13,7 +13,7 @@ export class ExternalLink {
   @Field(() => String)
   text!: string;
 
-  @Field(() => ExternalLinkTypeScalar)
+  @Field(() => ExternalLinkTypeEnum)
   type!: ExternalLinkType;
 }
 

@@ -3,7 +3,7 @@ import { AGE_RATINGS, RELEASE_STATUSES, SEASONS } from '../common/enums';
 import type { AgeRating, ReleaseStatus, Season } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import { PageArgs, PagedType } from '../common/pagination/pagination';
-import { AgeRatingScalar, JSONScalar, ReleaseStatusScalar, UnixTime } from '../common/scalars';
+import { AgeRatingEnum, JSONScalar, ReleaseStatusEnum, UnixTime } from '../common/scalars';
 import { registerInputSpec } from '../common/validation/input-specs';
 import type { ObjectSpec } from '../common/validation/json-schema';
 import { booleanField, enumArray, nullableSeasonYear } from '../common/validation/schemas';
@@ -37,10 +37,10 @@ export class AnimeScheduleInput {
   })
   airing_season: unknown = null;
 
-  @Field(() => [AgeRatingScalar], { description: 'The anime rating is one of these ([] = any).' })
+  @Field(() => [AgeRatingEnum], { description: 'The anime rating is one of these ([] = any).' })
   rating: AgeRating[] = [];
 
-  @Field(() => [ReleaseStatusScalar], { description: 'The anime status is one of these ([] = any).' })
+  @Field(() => [ReleaseStatusEnum], { description: 'The anime status is one of these ([] = any).' })
   status: ReleaseStatus[] = [];
 
   @Field(() => Boolean, { description: "Only anime on the caller's watch list (any status)." })

@@ -14,7 +14,7 @@ import type { CollectionContentType, CollectionVisibility } from '../common/enum
 import { UnixTime } from '../common/scalars';
 import { now, ReferencedEntity } from '../db/base.entity';
 import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
-import { CollectionContentTypeScalar, CollectionVisibilityScalar } from './collection.scalars';
+import { CollectionContentTypeEnum, CollectionVisibilityEnum } from './collection.enums';
 
 /**
  * A user's published list of catalog items, optionally grouped by labels. `author`,
@@ -55,11 +55,11 @@ export class Collection extends ReferencedEntity {
   @Property({ type: 'text' })
   description!: string;
 
-  @Field(() => CollectionContentTypeScalar)
+  @Field(() => CollectionContentTypeEnum)
   @Property({ type: 'text' })
   content_type!: CollectionContentType;
 
-  @Field(() => CollectionVisibilityScalar)
+  @Field(() => CollectionVisibilityEnum)
   @Property({ type: 'text' })
   visibility!: CollectionVisibility;
 
@@ -122,7 +122,7 @@ export class CollectionItem extends ReferencedEntity {
   @ManyToOne(() => Collection, { deleteRule: 'cascade' })
   collection!: Collection;
 
-  @Field(() => CollectionContentTypeScalar)
+  @Field(() => CollectionContentTypeEnum)
   @Property({ type: 'text' })
   content_type!: CollectionContentType;
 

@@ -3,11 +3,11 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity';
 import { COMMENT_CONTENT_TYPES, type CommentContentType, type ReviewRecommendation } from '../common/enums';
 import { UnixTime } from '../common/scalars';
-import { enumScalar } from '../common/scalars/enum.scalar';
+import { valueListType } from '../common/scalars/value-list';
 import { now, ReferencedEntity } from '../db/base.entity';
 import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
 
-export const CommentContentTypeScalar = enumScalar('CommentContentType', COMMENT_CONTENT_TYPES);
+export const CommentContentTypeEnum = valueListType('CommentContentType', COMMENT_CONTENT_TYPES);
 
 export interface CommentPreview {
   title: string | null;
@@ -50,7 +50,7 @@ export class Comment extends ReferencedEntity {
   @ManyToOne(() => User, { deleteRule: 'cascade', index: true })
   author!: User;
 
-  @Field(() => CommentContentTypeScalar)
+  @Field(() => CommentContentTypeEnum)
   @Property({ type: 'text' })
   content_type!: CommentContentType;
 

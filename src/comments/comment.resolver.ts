@@ -22,7 +22,7 @@ import { sqlFields, sqlRoot, sqlRows, sqlRowType, sqlValue } from '../graphql/sq
 import { viewerVoteScores, viewerVoteSql } from '../votes/vote.loaders';
 import { pathReference } from '../common/validation/uuid';
 import { commentContentSubject } from './comment-content';
-import { Comment, CommentContentTypeScalar } from './comment.entity';
+import { Comment, CommentContentTypeEnum } from './comment.entity';
 import {
   commentThread,
   commentThreadSubject,
@@ -37,13 +37,13 @@ import {
 } from './comment-read.service';
 import { editComment, hideComment, MAX_VERSIONS, writeComment } from './comment.service';
 import {
-  CommentListTypeScalar,
+  CommentListTypeEnum,
   CommentPage,
   CommentPreviewType,
   CommentReviewType,
   EditCommentInput,
   type CommentListType,
-  ReviewRecommendationScalar,
+  ReviewRecommendationEnum,
   WriteCommentInput,
 } from './comment.types';
 
@@ -167,7 +167,7 @@ export class CommentResolver {
     description: 'PUT /comments/{content_type}/{slug}: writes a comment or reply (permission comment:write).',
   })
   async writeComment(
-    @Arg('content_type', () => CommentContentTypeScalar) contentType: CommentContentType,
+    @Arg('content_type', () => CommentContentTypeEnum) contentType: CommentContentType,
     @Arg('slug', () => String) slug: string,
     @Arg('input', () => WriteCommentInput) input: WriteCommentInput,
     @Ctx() ctx: RequestContext,
@@ -211,12 +211,12 @@ export class CommentResolver {
       'each with its reply tree (scope read:comment:score).',
   })
   async contentComments(
-    @Arg('content_type', () => CommentContentTypeScalar) contentType: CommentContentType,
+    @Arg('content_type', () => CommentContentTypeEnum) contentType: CommentContentType,
     @Arg('slug', () => String) slug: string,
     @Args(() => PageArgs) page: PageArgs,
-    @Arg('comment_type', () => CommentListTypeScalar, { nullable: true, defaultValue: 'all' })
+    @Arg('comment_type', () => CommentListTypeEnum, { nullable: true, defaultValue: 'all' })
     commentType: CommentListType,
-    @Arg('recommended', () => ReviewRecommendationScalar, { nullable: true })
+    @Arg('recommended', () => ReviewRecommendationEnum, { nullable: true })
     recommended: ReviewRecommendation | null,
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,

@@ -1,17 +1,17 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { REVIEW_RECOMMENDATIONS, type ReviewRecommendation } from '../common/enums';
 import { ImageUrl } from '../common/scalars';
-import { enumScalar } from '../common/scalars/enum.scalar';
+import { valueListType } from '../common/scalars/value-list';
 import { PagedType } from '../common/pagination/pagination';
 import { registerInputSpec } from '../common/validation/input-specs';
 import type { JsonSchema, ObjectSpec } from '../common/validation/json-schema';
 import { enumValue, optionalField } from '../common/validation/schemas';
 import { Comment } from './comment.entity';
 
-export const ReviewRecommendationScalar = enumScalar('ReviewRecommendation', REVIEW_RECOMMENDATIONS);
+export const ReviewRecommendationEnum = valueListType('ReviewRecommendation', REVIEW_RECOMMENDATIONS);
 export const COMMENT_LIST_TYPES = ['all', 'comment', 'review'] as const;
 export type CommentListType = (typeof COMMENT_LIST_TYPES)[number];
-export const CommentListTypeScalar = enumScalar('CommentListType', COMMENT_LIST_TYPES);
+export const CommentListTypeEnum = valueListType('CommentListType', COMMENT_LIST_TYPES);
 
 /** Longest comment text, after leading and trailing newlines are stripped (§3.5). */
 const COMMENT_TEXT_MAX = 2048;
@@ -66,7 +66,7 @@ export const EDIT_COMMENT_BODY: ObjectSpec = {
 
 @InputType({ description: 'A review carried by a comment (anime, manga and novels only).' })
 export class ReviewInput {
-  @Field(() => ReviewRecommendationScalar)
+  @Field(() => ReviewRecommendationEnum)
   recommended!: ReviewRecommendation;
 }
 
@@ -109,7 +109,7 @@ export class CommentPreviewType {
 /** GraphQL-only: the review a comment carries. */
 @ObjectType('CommentReview')
 export class CommentReviewType {
-  @Field(() => ReviewRecommendationScalar)
+  @Field(() => ReviewRecommendationEnum)
   recommended!: ReviewRecommendation;
 
   @Field(() => Int, { description: "The author's list score for the content when reviewed (0 if none)." })

@@ -7,7 +7,7 @@ import { Manga } from '../catalog/manga.entity';
 import { Novel } from '../catalog/novel.entity';
 import type { TitleContentType } from '../common/enums';
 import { groupedLoader } from '../common/loaders';
-import { TitleContentTypeScalar } from '../common/scalars';
+import { TitleContentTypeEnum } from '../common/scalars';
 import type { RequestContext } from '../context';
 import { sqlFields, sqlRoot, sqlRows } from '../graphql/sql-plan/fields';
 import { Franchise } from './franchise.entity';
@@ -63,7 +63,7 @@ export class FranchiseResolver {
     description: `Franchise of a title (contract #13); each list by ${TITLE_ORDER}.`,
   })
   async franchise(
-    @Arg('content_type', () => TitleContentTypeScalar) contentType: TitleContentType,
+    @Arg('content_type', () => TitleContentTypeEnum) contentType: TitleContentType,
     @Arg('slug', () => String) slug: string,
     @Ctx() ctx: RequestContext,
   ): Promise<Franchise> {

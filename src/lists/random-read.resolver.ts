@@ -3,11 +3,11 @@ import { ReadContent } from '../catalog/title-unions';
 import { Manga } from '../catalog/manga.entity';
 import { Novel } from '../catalog/novel.entity';
 import type { ReadContentType, ReadStatus } from '../common/enums';
-import { ReadStatusScalar } from '../common/scalars';
+import { ReadStatusEnum } from '../common/scalars';
 import type { RequestContext } from '../context';
 import { sqlRoot } from '../graphql/sql-plan/fields';
 import { randomReadSubject, randomReadTitle } from './random-read.service';
-import { ReadContentTypeScalar } from './read.types';
+import { ReadContentTypeEnum } from './read.types';
 
 // The same pick in one SQL statement (src/graphql/sql-plan), one plan per content type.
 sqlRoot('randomReadEntry', {
@@ -30,9 +30,9 @@ export class RandomReadResolver {
       "A uniformly random title of a user's read list with that content type and status (contract #18), as a summary.",
   })
   randomReadEntry(
-    @Arg('content_type', () => ReadContentTypeScalar) contentType: ReadContentType,
+    @Arg('content_type', () => ReadContentTypeEnum) contentType: ReadContentType,
     @Arg('username', () => String) username: string,
-    @Arg('status', () => ReadStatusScalar) status: ReadStatus,
+    @Arg('status', () => ReadStatusEnum) status: ReadStatus,
     @Ctx() ctx: RequestContext,
   ): Promise<Manga | Novel> {
     return randomReadTitle(ctx.em, username, contentType, status);

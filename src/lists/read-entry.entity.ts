@@ -3,7 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import type { Manga } from '../catalog/manga.entity';
 import type { Novel } from '../catalog/novel.entity';
 import type { ReadContentType, ReadStatus } from '../common/enums';
-import { ReadStatusScalar } from '../common/scalars';
+import { ReadStatusEnum } from '../common/scalars';
 import { ListEntry } from './list-entry.entity';
 
 /** A manga or novel on a user's read list; exactly one of the two links is set. */
@@ -26,7 +26,7 @@ export class ReadEntry extends ListEntry {
   @ManyToOne({ entity: 'Novel', nullable: true, deleteRule: 'cascade', index: true })
   novel: Novel | null = null;
 
-  @Field(() => ReadStatusScalar)
+  @Field(() => ReadStatusEnum)
   @Property({ type: 'text' })
   status!: ReadStatus;
 

@@ -6,7 +6,7 @@ import type { RequestContext } from '../context';
 import { sqlFields, sqlRoot, sqlValue } from '../graphql/sql-plan/fields';
 import { ReadEntry } from './read-entry.entity';
 import { deleteReadEntry, getReadEntry, saveReadEntry } from './read.service';
-import { ReadContentTypeScalar, ReadEntryInput } from './read.types';
+import { ReadContentTypeEnum, ReadEntryInput } from './read.types';
 import { DeleteResult } from '../common/delete-result';
 
 // GET /read/{content_type}/{slug} in one SQL statement (src/graphql/sql-plan), checked in the service's order.
@@ -41,7 +41,7 @@ export class ReadResolver {
       "PUT /read/{content_type}/{slug}: creates or replaces the caller's entry (scope update:readlist).",
   })
   async saveReadEntry(
-    @Arg('content_type', () => ReadContentTypeScalar) contentType: ReadContentType,
+    @Arg('content_type', () => ReadContentTypeEnum) contentType: ReadContentType,
     @Arg('slug', () => String) slug: string,
     @Arg('input', () => ReadEntryInput) input: ReadEntryInput,
     @Ctx() ctx: RequestContext,
@@ -54,7 +54,7 @@ export class ReadResolver {
     description: "GET /read/{content_type}/{slug}: the caller's entry for the title (scope read:readlist).",
   })
   async readEntry(
-    @Arg('content_type', () => ReadContentTypeScalar) contentType: ReadContentType,
+    @Arg('content_type', () => ReadContentTypeEnum) contentType: ReadContentType,
     @Arg('slug', () => String) slug: string,
     @Ctx() ctx: RequestContext,
   ): Promise<ReadEntry> {
@@ -66,7 +66,7 @@ export class ReadResolver {
     description: "DELETE /read/{content_type}/{slug}: removes the caller's entry (scope update:readlist).",
   })
   async deleteReadEntry(
-    @Arg('content_type', () => ReadContentTypeScalar) contentType: ReadContentType,
+    @Arg('content_type', () => ReadContentTypeEnum) contentType: ReadContentType,
     @Arg('slug', () => String) slug: string,
     @Ctx() ctx: RequestContext,
   ): Promise<DeleteResult> {

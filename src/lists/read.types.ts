@@ -1,7 +1,7 @@
 import { Field, InputType } from 'type-graphql';
 import { READ_CONTENT_TYPES, READ_STATUSES, type ReadStatus } from '../common/enums';
-import { IntegerInput, ReadStatusScalar } from '../common/scalars';
-import { enumScalar } from '../common/scalars/enum.scalar';
+import { IntegerInput, ReadStatusEnum } from '../common/scalars';
+import { valueListType } from '../common/scalars/value-list';
 import { registerInputSpec } from '../common/validation/input-specs';
 import type { ObjectSpec } from '../common/validation/json-schema';
 import { enumValue } from '../common/validation/schemas';
@@ -15,7 +15,7 @@ import {
 } from './list-entry.types';
 
 /** `manga` or `novel`: the titles a read entry can be about. */
-export const ReadContentTypeScalar = enumScalar('ReadContentType', READ_CONTENT_TYPES);
+export const ReadContentTypeEnum = valueListType('ReadContentType', READ_CONTENT_TYPES);
 
 /**
  * PUT /read/{content_type}/{slug} body, fields in the spec's order (§3.4). Chapter and
@@ -42,7 +42,7 @@ export const READ_ENTRY_BODY: ObjectSpec = {
     'A read entry as saved: omitted fields take their defaults, omitted dates keep the stored ones (§3.4).',
 })
 export class ReadEntryInput extends ListEntryInputFields {
-  @Field(() => ReadStatusScalar)
+  @Field(() => ReadStatusEnum)
   status!: ReadStatus;
 
   @Field(() => IntegerInput, { nullable: true, description: '0..10000, default 0.' })

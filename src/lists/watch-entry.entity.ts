@@ -2,7 +2,7 @@ import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { Anime } from '../catalog/anime.entity';
 import type { WatchStatus } from '../common/enums';
-import { WatchStatusScalar } from '../common/scalars';
+import { WatchStatusEnum } from '../common/scalars';
 import { ListEntry } from './list-entry.entity';
 
 @ObjectType()
@@ -13,7 +13,7 @@ export class WatchEntry extends ListEntry {
   @ManyToOne(() => Anime, { deleteRule: 'cascade', index: true })
   anime!: Anime;
 
-  @Field(() => WatchStatusScalar)
+  @Field(() => WatchStatusEnum)
   @Property({ type: 'text' })
   status!: WatchStatus;
 

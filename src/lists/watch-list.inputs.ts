@@ -1,7 +1,7 @@
 import { Field, InputType } from 'type-graphql';
 import { AnimeFilterFields, animeFilterProperties } from '../catalog/catalog-list.inputs';
 import { WATCH_STATUSES, type WatchStatus } from '../common/enums';
-import { WatchStatusScalar } from '../common/scalars';
+import { WatchStatusEnum } from '../common/scalars';
 import { registerInputSpec } from '../common/validation/input-specs';
 import { nullableEnumValue, sortField } from '../common/validation/schemas';
 
@@ -31,7 +31,7 @@ export class WatchListInput extends AnimeFilterFields {
   })
   sort?: string[];
 
-  @Field(() => WatchStatusScalar, { nullable: true, description: "The entry's status." })
+  @Field(() => WatchStatusEnum, { nullable: true, description: "The entry's status." })
   watch_status?: WatchStatus | null;
 }
 

@@ -1,6 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { WATCH_STATUSES, type WatchStatus } from '../common/enums';
-import { IntegerInput, WatchStatusScalar } from '../common/scalars';
+import { IntegerInput, WatchStatusEnum } from '../common/scalars';
 import { registerInputSpec } from '../common/validation/input-specs';
 import type { ObjectSpec } from '../common/validation/json-schema';
 import { enumValue } from '../common/validation/schemas';
@@ -38,7 +38,7 @@ export const WATCH_ENTRY_BODY: ObjectSpec = {
     'A watch entry as saved: omitted fields take their defaults, omitted dates keep the stored ones (§3.3).',
 })
 export class WatchEntryInput extends ListEntryInputFields {
-  @Field(() => WatchStatusScalar)
+  @Field(() => WatchStatusEnum)
   status!: WatchStatus;
 
   @Field(() => IntegerInput, { nullable: true, description: '0..10000, default 0.' })

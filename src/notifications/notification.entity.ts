@@ -4,7 +4,7 @@ import { User } from '../accounts/user.entity';
 import type { NotificationType } from '../common/enums';
 import { JSONObjectScalar, UnixTime } from '../common/scalars';
 import { now, ReferencedEntity } from '../db/base.entity';
-import { NotificationTypeScalar } from './notification-type.scalar';
+import { NotificationTypeEnum } from './notification-type.enum';
 
 /**
  * One notification of one user (semantics §1.6, §4). Created only by `notify()`, in
@@ -23,7 +23,7 @@ export class Notification extends ReferencedEntity {
   @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
   initiator_user: User | null = null;
 
-  @Field(() => NotificationTypeScalar)
+  @Field(() => NotificationTypeEnum)
   @Property({ type: 'text' })
   notification_type!: NotificationType;
 

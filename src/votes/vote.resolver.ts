@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { VoteContentType } from '../common/enums';
 import type { RequestContext } from '../context';
 import { getVote, setVote } from './vote.service';
-import { VoteContentTypeScalar, VoteInput, VoteResult } from './vote.types';
+import { VoteContentTypeEnum, VoteInput, VoteResult } from './vote.types';
 
 /** Votes on collections, comments and articles (semantics §3.6). */
 @Resolver()
@@ -13,7 +13,7 @@ export class VoteResolver {
       'PUT /vote/{content_type}/{slug}: sets the caller’s vote (permission vote:set, scope set:vote).',
   })
   async setVote(
-    @Arg('content_type', () => VoteContentTypeScalar) contentType: VoteContentType,
+    @Arg('content_type', () => VoteContentTypeEnum) contentType: VoteContentType,
     @Arg('slug', () => String) slug: string,
     @Arg('input', () => VoteInput) input: VoteInput,
     @Ctx() ctx: RequestContext,
@@ -26,7 +26,7 @@ export class VoteResolver {
     description: 'GET /vote/{content_type}/{slug}: the caller’s vote (scope read:vote).',
   })
   async vote(
-    @Arg('content_type', () => VoteContentTypeScalar) contentType: VoteContentType,
+    @Arg('content_type', () => VoteContentTypeEnum) contentType: VoteContentType,
     @Arg('slug', () => String) slug: string,
     @Ctx() ctx: RequestContext,
   ): Promise<VoteResult> {

@@ -1,12 +1,12 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { VOTE_CONTENT_TYPES } from '../common/enums';
 import { IntegerInput } from '../common/scalars';
-import { enumScalar } from '../common/scalars/enum.scalar';
+import { valueListType } from '../common/scalars/value-list';
 import { registerInputSpec } from '../common/validation/input-specs';
 import type { ObjectSpec } from '../common/validation/json-schema';
 import { integerField } from '../common/validation/schemas';
 
-export const VoteContentTypeScalar = enumScalar('VoteContentType', VOTE_CONTENT_TYPES);
+export const VoteContentTypeEnum = valueListType('VoteContentType', VOTE_CONTENT_TYPES);
 
 /** PUT /vote/{content_type}/{slug} body (semantics §3.6). */
 export const VOTE_BODY: ObjectSpec = {

@@ -101,7 +101,7 @@ describe('PUT /comments/{content_type}/{slug}', () => {
     const { as } = await setup();
     const res = await gql(
       t.app,
-      `mutation($input: WriteCommentInput!) { writeComment(content_type: "anime", slug: "frieren", input: $input) { text depth } }`,
+      `mutation($input: WriteCommentInput!) { writeComment(content_type: anime, slug: "frieren", input: $input) { text depth } }`,
       { input: { text: 'Hi' } },
       as,
     );

@@ -47,7 +47,7 @@ describe('database sessions the server terminates under load', () => {
       gql(t.app, 'query($slug: String!) { manga(slug: $slug) { slug title_en } }', { slug: manga.slug }),
       gql(
         t.app,
-        'mutation($slug: String!) { saveWatchEntry(slug: $slug, input: { status: "completed" }) { status } }',
+        'mutation($slug: String!) { saveWatchEntry(slug: $slug, input: { status: completed }) { status } }',
         { slug: slugs[1] },
         { token },
       ),

@@ -161,7 +161,7 @@ describe('GraphQL over HTTP', () => {
 
   it('a business-rule error carries its REST status (related:no_franchise → 400) with HTTP 200', async () => {
     await buildManga(t.orm, { slug: 'alone' });
-    const res = await gql(t.app, '{ franchise(content_type: "manga", slug: "alone") { manga { slug } } }');
+    const res = await gql(t.app, '{ franchise(content_type: manga, slug: "alone") { manga { slug } } }');
     expect(res.status).toBe(200);
     const [error] = (res.body as GraphQLErrorBody).errors;
     expect(error.extensions.code).toBe('related:no_franchise');

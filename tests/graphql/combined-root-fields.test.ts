@@ -116,7 +116,7 @@ describe('comments: #9, #10, #17 and #20 in one document', () => {
         CommentFlat,
       ),
       content: field(
-        `contentComments(content_type: "anime", slug: ${str(anime.slug)}) {
+        `contentComments(content_type: anime, slug: ${str(anime.slug)}) {
           pagination { total pages page } list { ...CommentTree } }`,
         CommentTree,
       ),

@@ -13,7 +13,7 @@ import { useTestApp } from '../setup/harness';
 
 // The viewer's entries seen through #13's franchise lists, with their titles resolved in batches.
 const QUERY = `query ($slug: String!) {
-  franchise(content_type: "anime", slug: $slug) {
+  franchise(content_type: anime, slug: $slug) {
     anime { watch { status anime { slug } } }
     manga { read { status content { ... on Manga { slug data_type } ... on Novel { slug } } } }
     novel { read { status content { ... on Novel { slug data_type } } } }

@@ -158,7 +158,7 @@ describe('votes', () => {
     const article = await buildArticle(t.orm, author.user);
     const res = await gql(
       t.app,
-      'mutation($s: String!) { setVote(content_type: "article", slug: $s, input: { score: 1 }) { score } }',
+      'mutation($s: String!) { setVote(content_type: article, slug: $s, input: { score: 1 }) { score } }',
       { s: article.slug },
       author.as,
     );

@@ -1,7 +1,7 @@
 import { GraphQLScalarType } from 'graphql';
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import * as E from '../enums';
-import { enumScalar } from './enum.scalar';
+import { valueListType } from './value-list';
 
 export { UnixTime } from './unix-time.scalar';
 export { IntegerInput } from './integer-input.scalar';
@@ -21,26 +21,26 @@ export const JSONObjectScalar = new GraphQLScalarType({
   },
 });
 
-export const RoleScalar = enumScalar('UserRole', E.ROLES);
-export const AnimeMediaTypeScalar = enumScalar('AnimeMediaType', E.ANIME_MEDIA_TYPES);
-export const MangaMediaTypeScalar = enumScalar('MangaMediaType', E.MANGA_MEDIA_TYPES);
-export const NovelMediaTypeScalar = enumScalar('NovelMediaType', E.NOVEL_MEDIA_TYPES);
-export const ReleaseStatusScalar = enumScalar('ReleaseStatus', E.RELEASE_STATUSES);
-export const WatchStatusScalar = enumScalar('WatchStatus', E.WATCH_STATUSES);
-export const ReadStatusScalar = enumScalar('ReadStatus', E.READ_STATUSES);
-export const SeasonScalar = enumScalar('Season', E.SEASONS);
-export const SourceScalar = enumScalar('Source', E.SOURCES);
-export const AgeRatingScalar = enumScalar('AgeRating', E.AGE_RATINGS);
+export const RoleEnum = valueListType('UserRole', E.ROLES);
+export const AnimeMediaTypeEnum = valueListType('AnimeMediaType', E.ANIME_MEDIA_TYPES);
+export const MangaMediaTypeEnum = valueListType('MangaMediaType', E.MANGA_MEDIA_TYPES);
+export const NovelMediaTypeEnum = valueListType('NovelMediaType', E.NOVEL_MEDIA_TYPES);
+export const ReleaseStatusEnum = valueListType('ReleaseStatus', E.RELEASE_STATUSES);
+export const WatchStatusEnum = valueListType('WatchStatus', E.WATCH_STATUSES);
+export const ReadStatusEnum = valueListType('ReadStatus', E.READ_STATUSES);
+export const SeasonEnum = valueListType('Season', E.SEASONS);
+export const SourceScalar = valueListType('Source', E.SOURCES);
+export const AgeRatingEnum = valueListType('AgeRating', E.AGE_RATINGS);
 /**
  * The media type of any title, as output. One scalar for the three kinds, so that a
  * selection over a union of titles (e.g. `... on Manga { media_type } ... on Novel
  * { media_type }`) does not conflict; inputs keep the per-kind scalars.
  */
-export const TitleMediaTypeScalar = enumScalar('TitleMediaType', [
+export const TitleMediaTypeEnum = valueListType('TitleMediaType', [
   ...E.ANIME_MEDIA_TYPES,
   ...E.MANGA_MEDIA_TYPES,
   ...E.NOVEL_MEDIA_TYPES,
 ]);
-export const TitleContentTypeScalar = enumScalar('TitleContentType', E.TITLE_CONTENT_TYPES);
-export const ExternalLinkTypeScalar = enumScalar('ExternalLinkType', E.EXTERNAL_LINK_TYPES);
-export const GenreTypeScalar = enumScalar('GenreType', E.GENRE_TYPES);
+export const TitleContentTypeEnum = valueListType('TitleContentType', E.TITLE_CONTENT_TYPES);
+export const ExternalLinkTypeEnum = valueListType('ExternalLinkType', E.EXTERNAL_LINK_TYPES);
+export const GenreTypeEnum = valueListType('GenreType', E.GENRE_TYPES);

@@ -17,6 +17,7 @@ import {
   GraphQLIncludeDirective,
   GraphQLInt,
   type GraphQLCompositeType,
+  type GraphQLEnumType,
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLScalarType,
@@ -24,6 +25,7 @@ import {
   GraphQLSkipDirective,
   GraphQLString,
   isAbstractType,
+  isEnumType,
   isListType,
   isObjectType,
   isScalarType,
@@ -108,6 +110,25 @@ const SPECIFIED_SCALARS = new Map<GraphQLScalarType, ScalarSql>([
 /** A scalar's SQL form: GraphQL's own, or the `extensions.sql` of ours (see ScalarSql). */
 function scalarSqlOf(scalar: GraphQLScalarType): ScalarSql | undefined {
   return SPECIFIED_SCALARS.get(scalar) ?? (scalar.extensions.sql as ScalarSql | undefined);
+}
+
+/**
+ * An enum's SQL form, when its values are stored as their names (the value lists of
+ * src/common/scalars/value-list.ts): the stored text as it is, other text refused, as
+ * `serialize` refuses it.
+ */
+function enumSqlOf(type: GraphQLEnumType): ScalarSql | undefined {
+  const values = type.getValues();
+  if (values.some(({ name, value }) => name !== value)) return undefined;
+  const listed = values.map(({ name }) => `'${name}'`).join(', ');
+  return { refuses: (stored) => `not (${stored} = any (array[${listed}]::text[]))` };
+}
+
+/** A leaf type's SQL form (see ScalarSql). */
+function leafSqlOf(type: GraphQLNamedType): ScalarSql | undefined {
+  if (isScalarType(type)) return scalarSqlOf(type);
+  if (isEnumType(type)) return enumSqlOf(type);
+  return undefined;
 }
 
 /** Column types whose every value an Int holds: no check needed. */
@@ -280,9 +301,8 @@ class Compiler {
     const mapping = this.mappingOf(type, name);
     const named = getNamedType(definition.type);
     if (mapping.kind === 'value') {
-      if (!isScalarType(named)) throw new NotCompilable(`${type.name}.${name} is not a scalar`);
-      const scalar = scalarSqlOf(named);
-      if (!scalar) throw new NotCompilable(`scalar ${named.name} has no SQL form`);
+      const scalar = leafSqlOf(named);
+      if (!scalar) throw new NotCompilable(`${named.name} (${type.name}.${name}) has no SQL form`);
       const stored = mapping.sql(row, this.request);
       const value = scalar.value?.(stored) ?? stored;
       const checked = scalar.refuses && !(named === GraphQLInt && isIntegerColumn(mapping.columnType));

@@ -1,5 +1,5 @@
 import { NOTIFICATION_TYPES } from '../common/enums';
-import { enumScalar } from '../common/scalars/enum.scalar';
+import { valueListType } from '../common/scalars/value-list';
 
 /** A notification type (semantics §5), as a string scalar like every enumeration of the service. */
-export const NotificationTypeScalar = enumScalar('NotificationType', NOTIFICATION_TYPES);
+export const NotificationTypeEnum = valueListType('NotificationType', NOTIFICATION_TYPES);
