@@ -1,5 +1,6 @@
 import { Field, InputType } from 'type-graphql';
 import { IntegerInput } from '../common/scalars';
+import { CollectionContentTypeEnum, CollectionVisibilityEnum } from './collection.enums';
 import {
   COLLECTION_CONTENT_TYPES,
   COLLECTION_VISIBILITIES,
@@ -102,10 +103,10 @@ export class CollectionInput {
   @Field(() => [String], { nullable: true })
   tags!: string[];
 
-  @Field(() => String, { nullable: true })
+  @Field(() => CollectionVisibilityEnum, { nullable: true })
   visibility!: CollectionVisibility;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => CollectionContentTypeEnum, { nullable: true })
   content_type!: CollectionContentType;
 
   @Field(() => [String], { nullable: true })
@@ -145,7 +146,7 @@ export class CollectionSearchInput {
   @Field(() => [String], { nullable: true, description: 'At most 1 content slug.' })
   content?: string[];
 
-  @Field(() => String, { nullable: true })
+  @Field(() => CollectionContentTypeEnum, { nullable: true })
   content_type?: CollectionContentType | null;
 
   @Field(() => String, { nullable: true, description: 'A username (case-insensitive).' })

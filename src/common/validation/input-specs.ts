@@ -15,3 +15,8 @@ export function registerInputSpec(input: ClassType, spec: ObjectSpec): ObjectSpe
 export function inputSpecOf(type: unknown): ObjectSpec | undefined {
   return specs.get(type as ClassType);
 }
+
+/** Every registered input type with its spec (the agreement test compares the two declarations). */
+export function registeredInputSpecs(): ReadonlyMap<ClassType, ObjectSpec> {
+  return specs;
+}
