@@ -1,13 +1,7 @@
 import { Collection, Entity, Index, ManyToOne, OneToMany, Property, Unique } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { AgeRating, AnimeMediaType, Season, Source } from '../common/enums';
-import {
-  AgeRatingEnum,
-  TitleMediaTypeEnum,
-  SeasonEnum,
-  SourceScalar,
-  UnixTime,
-} from '../common/scalars';
+import { AgeRatingEnum, TitleMediaTypeEnum, SeasonEnum, SourceScalar, UnixTime } from '../common/scalars';
 import { ReferencedEntity } from '../db/base.entity';
 import { CatalogTitle } from './catalog-title.entity';
 import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
