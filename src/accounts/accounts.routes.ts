@@ -9,6 +9,9 @@ export const accountRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/auth/signup',
+    summary: 'Sign up',
+    description:
+      'Creates an account, not activated until its email address is confirmed, emails its activation link and answers a first-party token, so the new user is logged in at once. Username and email must be free, ignoring case.',
     auth: 'none',
     errors: [403, 409],
     params: {},
@@ -22,6 +25,9 @@ export const accountRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/auth/login',
+    summary: 'Log in',
+    description:
+      'Checks the password of the account found by `email`, or else by `username`, and answers a first-party token: send its `secret` as the `auth` header (or cookie) of later requests.',
     auth: 'none',
     errors: [401, 404],
     params: {},
@@ -35,6 +41,9 @@ export const accountRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/auth/activation',
+    summary: 'Activate an account',
+    description:
+      "Confirms an account's email address with the token of its activation link; a not yet activated account becomes a `user`. Answers a first-party token.",
     auth: 'none',
     params: {},
     body: ACTIVATION_BODY,
@@ -48,6 +57,9 @@ export const accountRoutes: RestRoute[] = [
     // No body: one sent anyway is not even parsed (§2 #1, §7.5).
     method: 'POST',
     path: '/auth/activation/resend',
+    summary: 'Resend the activation link',
+    description:
+      "Replaces the caller's activation link with a new one, valid for 3 hours, and emails it again. Refused once the address is confirmed, and while the current link is still valid. Answers the caller's User.",
     contract: 1,
     auth: 'required',
     params: {},
@@ -57,6 +69,9 @@ export const accountRoutes: RestRoute[] = [
   {
     method: 'DELETE',
     path: '/auth/token/{token_reference}',
+    summary: 'Revoke a token',
+    description:
+      "Deletes one of the caller's tokens (a logout, or an app's access withdrawn); it stops working at once. Needs a first-party token.",
     auth: 'required',
     params: { token_reference: uuidParam },
     rootField: 'deleteToken',

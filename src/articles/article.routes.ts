@@ -28,6 +28,9 @@ export const articleRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/articles/create',
+    summary: 'Write an article',
+    description:
+      'Creates an article (a draft unless `draft` is false) with its document, category, tags and the title it is about, if any; the slug is made from the title. Answers the Article.',
     contract: 5,
     auth: 'required',
     params: {},
@@ -43,6 +46,9 @@ export const articleRoutes: RestRoute[] = [
   {
     method: 'PUT',
     path: '/articles/{slug}',
+    summary: 'Update an article',
+    description:
+      "The author or a moderator replaces an article's title, document, category, tags, content and draft flag. A published article cannot go back to draft or change category; the slug never changes. Answers the updated Article.",
     contract: 4,
     auth: 'required',
     params: slugParams,
@@ -58,6 +64,9 @@ export const articleRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/articles/{slug}',
+    summary: 'Read an article',
+    description:
+      "An article by its slug, drafts included (whoever has a draft's slug may read it); each read adds 1 to its views.",
     auth: 'optional',
     params: slugParams,
     rootField: 'article',
@@ -71,6 +80,9 @@ export const articleRoutes: RestRoute[] = [
   {
     method: 'DELETE',
     path: '/articles/{slug}',
+    summary: 'Delete an article',
+    description:
+      'Its author, or a moderator, deletes an article: its tags count one article less, its images are released and its comments become private.',
     auth: 'required',
     params: slugParams,
     rootField: 'deleteArticle',
@@ -81,6 +93,9 @@ export const articleRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/articles',
+    summary: 'List articles',
+    description:
+      "Published articles (or the caller's own drafts with `draft: true`) filtered by categories, tags, the title they are about, author, a minimum vote score and a title `query`, newest first by default; each with a preview instead of its document.",
     auth: 'optional',
     params: {},
     paged: true,

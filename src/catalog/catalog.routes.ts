@@ -9,6 +9,9 @@ export const catalogRoutes: RestRoute[] = [
     contract: 16,
     method: 'GET',
     path: '/manga/{slug}',
+    summary: "A manga's full record",
+    description:
+      "Everything a manga's page shows: the summary fields, authors with their roles, magazines, external links, genres, reading statistics, synopses and synonyms.",
     auth: 'none',
     params: { slug: slugParam },
     rootField: 'manga',

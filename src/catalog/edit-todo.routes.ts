@@ -10,6 +10,9 @@ export const editTodoRoutes: RestRoute[] = [
     contract: 6,
     method: 'GET',
     path: '/edit/todo/{content_type}/{todo_type}',
+    summary: 'Titles missing a Ukrainian title or synopsis',
+    description:
+      'Anime, manga or novels whose `title_ua` or `synopsis_ua` (the `todo_type`) is empty, best scored first: the to-do list of translators. Anime music videos are left out.',
     auth: 'optional',
     params: { content_type: oneOf(TITLE_CONTENT_TYPES), todo_type: oneOf(EDIT_TODO_TYPES) },
     paged: true,

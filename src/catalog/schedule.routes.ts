@@ -8,6 +8,9 @@ export const scheduleRoutes: RestRoute[] = [
     contract: 2,
     method: 'POST',
     path: '/schedule/anime',
+    summary: 'Anime airing schedule',
+    description:
+      "Episodes airing from 6 hours ago on, soonest first, each with its anime and the seconds left until it airs. Filters by airing season, age rating and release status; `only_watch` keeps the anime in the caller's watch list.",
     auth: 'optional',
     params: {},
     paged: true,

@@ -8,6 +8,9 @@ export const searchRoutes: RestRoute[] = [
     contract: 3,
     method: 'POST',
     path: '/novel',
+    summary: 'Search novels',
+    description:
+      "The novel catalog filtered by years, media type, release status, magazines, genres and score ranges, with an optional typo-tolerant title `query`, sorted by `field:asc|desc` entries. Each novel carries the caller's `read` entries.",
     auth: 'optional',
     params: {},
     paged: true,

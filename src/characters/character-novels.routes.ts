@@ -8,6 +8,9 @@ export const characterNovelRoutes: RestRoute[] = [
     contract: 8,
     method: 'GET',
     path: '/characters/{slug}/novel',
+    summary: 'Novels of a character',
+    description:
+      'The novels a character appears in, best scored first, each saying whether the character is a main one there.',
     auth: 'optional',
     params: { slug: slugParam },
     paged: true,

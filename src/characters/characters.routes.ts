@@ -8,6 +8,8 @@ export const characterRoutes: RestRoute[] = [
     contract: 19,
     method: 'GET',
     path: '/novel/{slug}/characters',
+    summary: 'Characters of a novel',
+    description: 'The characters of a novel, main characters first, then by name.',
     auth: 'none',
     params: { slug: slugParam },
     paged: true,

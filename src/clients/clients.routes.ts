@@ -17,6 +17,9 @@ export const clientRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/client',
+    summary: 'Register a client',
+    description:
+      'Registers a third-party application (a client) owned by the caller, not yet verified, with a new secret. Names are unique per owner, ignoring case; an owner has at most 10 clients. Answers the Client with its secret.',
     auth: 'required',
     errors: [409],
     params: {},
@@ -30,6 +33,8 @@ export const clientRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/client',
+    summary: 'Your clients',
+    description: "The caller's clients, oldest first.",
     auth: 'required',
     params: {},
     paged: true,
@@ -44,6 +49,8 @@ export const clientRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/client/all',
+    summary: 'Search all clients',
+    description: 'Every client, or those whose name contains `query` (ignoring case); for admins.',
     auth: 'required',
     params: {},
     paged: true,
@@ -61,6 +68,9 @@ export const clientRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/client/{client_reference}',
+    summary: "A client's public record",
+    description:
+      'Any client by its reference, without its secret (`secret` is null); no authentication needed, e.g. for a consent page.',
     auth: 'none',
     params: clientParams,
     rootField: 'client',
@@ -72,6 +82,8 @@ export const clientRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/client/{client_reference}/full',
+    summary: 'Your client with its secret',
+    description: "One of the caller's own clients, with its secret.",
     auth: 'required',
     params: clientParams,
     rootField: 'clientFull',
@@ -86,6 +98,9 @@ export const clientRoutes: RestRoute[] = [
     contract: 11,
     method: 'DELETE',
     path: '/client/{client_reference}',
+    summary: 'Delete a client',
+    description:
+      'Deletes a client for good, with its pending token requests and every token issued to it, which stop working at once. Its owner, or an admin, may. Answers the deleted Client.',
     auth: 'required',
     params: clientParams,
     rootField: 'deleteClient',
@@ -100,6 +115,9 @@ export const clientRoutes: RestRoute[] = [
     contract: 12,
     method: 'PUT',
     path: '/client/{client_reference}',
+    summary: 'Update a client',
+    description:
+      "The owner changes a client's name, description or endpoint (null fields are kept); `revoke_secret: true` gives it a new secret, and the old one stops working at once. Answers the Client with its current secret.",
     auth: 'required',
     errors: [409],
     params: clientParams,
@@ -115,6 +133,8 @@ export const clientRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/client/{client_reference}/verify',
+    summary: 'Verify a client',
+    description: 'Marks a client as verified; for admins. Answers the Client.',
     auth: 'required',
     params: clientParams,
     rootField: 'verifyClient',
@@ -128,6 +148,9 @@ export const clientRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/auth/token/request/{client_reference}',
+    summary: 'Consent to a client',
+    description:
+      "The caller grants a client the listed scopes: creates a token request, valid for 1 minute, and answers the client's redirect URL carrying the request's reference. Needs a first-party token.",
     auth: 'required',
     params: clientParams,
     body: TOKEN_REQUEST_BODY,
@@ -139,6 +162,9 @@ export const clientRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/auth/token',
+    summary: 'Exchange a token request for a token',
+    description:
+      'A client trades a token request and its own secret for a third-party token of the user who consented, limited to the requested scopes; the request is used up. The user is notified.',
     auth: 'none',
     errors: [401],
     params: {},
@@ -152,6 +178,9 @@ export const clientRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/auth/token/info',
+    summary: 'The presented token',
+    description:
+      'The token this request carries: its scopes, creation, expiration, last use and, for a third-party token, its client.',
     auth: 'required',
     params: {},
     rootField: 'tokenInfo',
@@ -160,6 +189,8 @@ export const clientRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/auth/token/thirdparty',
+    summary: 'Your third-party tokens',
+    description: "The unexpired tokens the caller's consents gave to clients, newest first.",
     auth: 'required',
     params: {},
     paged: true,

@@ -11,6 +11,9 @@ export const collectionRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/collections/create',
+    summary: 'Create a collection',
+    description:
+      'Creates a collection of anime, manga, novels, characters or people: title, description, tags, visibility and its numbered (optionally labelled and commented) entries. Answers the full Collection.',
     auth: 'required',
     params: {},
     body: COLLECTION_BODY,
@@ -26,6 +29,8 @@ export const collectionRoutes: RestRoute[] = [
     contract: 14,
     method: 'GET',
     path: '/collections/{reference}',
+    summary: 'One collection',
+    description: 'A collection with all its items in their order; a private collection only for its author.',
     auth: 'optional',
     params: referenceParams,
     rootField: 'collection',
@@ -39,6 +44,9 @@ export const collectionRoutes: RestRoute[] = [
   {
     method: 'PUT',
     path: '/collections/{reference}',
+    summary: 'Update a collection',
+    description:
+      "Its author (or a moderator, who may not change the entries) replaces a collection's fields and entries; the content type cannot change. Answers the full Collection.",
     auth: 'required',
     params: referenceParams,
     body: COLLECTION_BODY,
@@ -53,6 +61,8 @@ export const collectionRoutes: RestRoute[] = [
   {
     method: 'DELETE',
     path: '/collections/{reference}',
+    summary: 'Delete a collection',
+    description: 'Its author, or a moderator, deletes a collection; its comments become private.',
     auth: 'required',
     params: referenceParams,
     rootField: 'deleteCollection',
@@ -64,6 +74,9 @@ export const collectionRoutes: RestRoute[] = [
     contract: 15,
     method: 'POST',
     path: '/collections',
+    summary: 'Search collections',
+    description:
+      'Collections filtered by author, content type, an item they contain and tags (public ones only, unless `only_public` is false), highest ranked first by default; each with a preview of at most 6 items.',
     auth: 'optional',
     params: {},
     paged: true,

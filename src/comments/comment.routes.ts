@@ -47,6 +47,9 @@ export const commentRoutes: RestRoute[] = [
     contract: 9,
     method: 'GET',
     path: '/comments/{content_type}/{slug}/list',
+    summary: 'Comments on a content item',
+    description:
+      'The top-level comments on an anime, manga, novel, article, collection, character, person or edit, newest first, each with its whole reply tree. `comment_type` and `recommended` narrow them to plain comments or to reviews.',
     auth: 'optional',
     params: contentParams,
     paged: true,
@@ -68,6 +71,9 @@ export const commentRoutes: RestRoute[] = [
     contract: 10,
     method: 'GET',
     path: '/comments/list',
+    summary: 'All comments, newest first',
+    description:
+      'Public top-level comments across all content, newest first, without their replies (`total_replies` still counts them).',
     auth: 'optional',
     params: {},
     paged: true,
@@ -86,6 +92,8 @@ export const commentRoutes: RestRoute[] = [
     contract: 17,
     method: 'GET',
     path: '/comments/thread/{comment_reference}',
+    summary: 'A comment with its replies',
+    description: 'One comment, at any depth, with its reply tree below it (down to depth 5).',
     auth: 'optional',
     params: referenceParams,
     rootField: 'commentThread',
@@ -100,6 +108,9 @@ export const commentRoutes: RestRoute[] = [
     contract: 20,
     method: 'GET',
     path: '/comments/latest',
+    summary: 'The 3 latest comments',
+    description:
+      'The 3 most recent public top-level comments across all content, as a plain array (no paging).',
     auth: 'none',
     params: {},
     rootField: 'latestComments',
@@ -108,6 +119,9 @@ export const commentRoutes: RestRoute[] = [
   {
     method: 'PUT',
     path: '/comments/{content_type}/{slug}',
+    summary: 'Write a comment or reply',
+    description:
+      'Writes a comment on a content item, or a reply to one of its comments (`parent`, up to depth 5). On an anime, manga or novel it may be a review with a recommendation, one per user and title. Rate limited. Answers the Comment.',
     auth: 'required',
     errors: [409],
     params: contentParams,
@@ -123,6 +137,9 @@ export const commentRoutes: RestRoute[] = [
   {
     method: 'PUT',
     path: '/comments/{comment_reference}',
+    summary: 'Edit your comment',
+    description:
+      'The author replaces the text (and the review) of a comment; earlier versions are kept in its history. Answers the Comment.',
     auth: 'required',
     errors: [409],
     params: referenceParams,
@@ -138,6 +155,9 @@ export const commentRoutes: RestRoute[] = [
   {
     method: 'DELETE',
     path: '/comments/{comment_reference}',
+    summary: 'Hide a comment',
+    description:
+      "Hides a comment, one's own or, for moderators, anyone's: it is shown as a placeholder while it has visible replies, and its review is removed.",
     auth: 'required',
     params: referenceParams,
     rootField: 'hideComment',

@@ -8,6 +8,8 @@ export const followRoutes: RestRoute[] = [
   {
     method: 'PUT',
     path: '/follow/{username}',
+    summary: 'Follow a user',
+    description: 'The caller follows a user, who is notified. Answers `{follow: true}`.',
     auth: 'required',
     errors: [409],
     params,
@@ -17,6 +19,8 @@ export const followRoutes: RestRoute[] = [
   {
     method: 'DELETE',
     path: '/follow/{username}',
+    summary: 'Unfollow a user',
+    description: 'The caller stops following a user. Answers `{follow: false}`.',
     auth: 'required',
     params,
     rootField: 'unfollowUser',
@@ -25,6 +29,8 @@ export const followRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/follow/{username}',
+    summary: 'Whether you follow a user',
+    description: 'Answers `{follow: true}` when the caller follows the user, `{follow: false}` otherwise.',
     auth: 'required',
     params,
     rootField: 'followStatus',

@@ -9,6 +9,9 @@ export const franchiseRoutes: RestRoute[] = [
     contract: 13,
     method: 'GET',
     path: '/related/{content_type}/{slug}/franchise',
+    summary: 'Franchise of a title',
+    description:
+      'Every anime, manga and novel of the franchise a title belongs to, the title itself included, each list by start date, newest first.',
     auth: 'optional',
     params: { content_type: oneOf(TITLE_CONTENT_TYPES), slug: slugParam },
     rootField: 'franchise',

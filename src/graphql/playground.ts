@@ -1,11 +1,13 @@
 /**
  * The GraphQL playground: GraphiQL at `GET /graphql` for browsers (requests that
  * accept text/html), with every asset served by this service from node_modules
- * (no CDN, works offline). The schema docs come from introspection.
+ * (no CDN, works offline). The schema docs come from introspection; the first visit
+ * opens the example tabs of `playground-examples.ts`.
  */
 import { join } from 'node:path';
 import { type RequestHandler, Router } from 'express';
 import { type AssetFile, moduleDir, mountPageAssets, packageDir, sendFresh } from '../http/page-assets';
+import { PLAYGROUND_EXAMPLES } from './playground-examples';
 
 /** Served file name → absolute path and content type. */
 function assetTable(): Map<string, AssetFile> {
@@ -28,8 +30,15 @@ export const PLAYGROUND_SCRIPT = `(function () {
   // tab (e.g. {"auth": "<token>"}) as the connection's payload, where the token belongs.
   var url = window.location.origin + '/graphql';
   var fetcher = GraphiQL.createFetcher({ url: url, subscriptionUrl: url.replace(/^http/, 'ws') });
+  // GraphiQL opens these only while the browser has no tabs of its own stored; after
+  // that, a visitor's tabs come back as they left them.
+  var exampleTabs = ${JSON.stringify(PLAYGROUND_EXAMPLES)};
   ReactDOM.createRoot(document.getElementById('graphiql')).render(
-    React.createElement(GraphiQL, { fetcher: fetcher, defaultEditorToolsVisibility: true }),
+    React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      defaultTabs: exampleTabs,
+      defaultEditorToolsVisibility: true,
+    }),
   );
 })();
 `;

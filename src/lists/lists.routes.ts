@@ -32,6 +32,9 @@ export const listRoutes: RestRoute[] = [
   {
     method: 'PUT',
     path: '/watch/{slug}',
+    summary: 'Save your watch entry for an anime',
+    description:
+      "Creates or replaces the caller's entry for an anime: status, episodes, rewatches, score, note and dates; omitted fields take their defaults. The anime's native score follows. Answers the entry with its anime.",
     auth: 'required',
     params: watchParams,
     body: WATCH_ENTRY_BODY,
@@ -46,6 +49,8 @@ export const listRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/watch/{slug}',
+    summary: 'Your watch entry for an anime',
+    description: "The caller's entry for an anime, with the anime.",
     auth: 'required',
     params: watchParams,
     rootField: 'watchEntry',
@@ -59,6 +64,8 @@ export const listRoutes: RestRoute[] = [
   {
     method: 'DELETE',
     path: '/watch/{slug}',
+    summary: 'Remove your watch entry for an anime',
+    description: "Deletes the caller's entry for an anime; the anime's native score follows.",
     auth: 'required',
     params: watchParams,
     rootField: 'deleteWatchEntry',
@@ -69,6 +76,9 @@ export const listRoutes: RestRoute[] = [
   {
     method: 'PUT',
     path: '/read/{content_type}/{slug}',
+    summary: 'Save your read entry for a manga or novel',
+    description:
+      "Creates or replaces the caller's entry for a manga or novel: status, chapters, volumes, rereads, score, note and dates; omitted fields take their defaults. The title's native score and reading statistics follow. Answers the entry with its title.",
     auth: 'required',
     params: readParams,
     body: READ_ENTRY_BODY,
@@ -83,6 +93,8 @@ export const listRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/read/{content_type}/{slug}',
+    summary: 'Your read entry for a manga or novel',
+    description: "The caller's entry for a manga or novel, with the title.",
     auth: 'required',
     params: readParams,
     rootField: 'readEntry',
@@ -96,6 +108,9 @@ export const listRoutes: RestRoute[] = [
   {
     method: 'DELETE',
     path: '/read/{content_type}/{slug}',
+    summary: 'Remove your read entry for a manga or novel',
+    description:
+      "Deletes the caller's entry for a manga or novel; the title's native score and reading statistics follow.",
     auth: 'required',
     params: readParams,
     rootField: 'deleteReadEntry',

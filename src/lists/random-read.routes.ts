@@ -9,6 +9,9 @@ export const randomReadRoutes: RestRoute[] = [
     contract: 18,
     method: 'GET',
     path: '/read/{content_type}/random/{username}/{status}',
+    summary: "A random title from a user's read list",
+    description:
+      "A manga or novel picked uniformly at random from the entries of a user's read list with that status.",
     auth: 'none',
     params: {
       content_type: oneOf(READ_CONTENT_TYPES),

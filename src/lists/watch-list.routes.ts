@@ -10,6 +10,9 @@ export const watchListRoutes: RestRoute[] = [
     contract: 21,
     method: 'POST',
     path: '/watch/{username}/list',
+    summary: "A user's watch list",
+    description:
+      "A user's watch entries with their anime, filtered by entry status (`watch_status`) and by the anime's years or seasons, scores, media type, rating, release status, source, studios, producers and genres, sorted by `field:asc|desc` entries (by default the user's score, then the newest entry).",
     auth: 'none',
     params: { username: slugParam },
     paged: true,

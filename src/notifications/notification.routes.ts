@@ -8,6 +8,9 @@ export const notificationRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/notifications',
+    summary: 'Your notifications',
+    description:
+      "The caller's notifications (new followers, replies, mentions, votes, new episodes, app logins, ...), newest first.",
     auth: 'required',
     params: {},
     paged: true,
@@ -25,6 +28,9 @@ export const notificationRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/notifications/count',
+    summary: 'Your unseen notification count',
+    description:
+      "How many of the caller's notifications are unseen, as `{unseen}`; the `notificationCount` subscription sends it live.",
     auth: 'required',
     params: {},
     rootField: 'notificationCount',
@@ -34,6 +40,9 @@ export const notificationRoutes: RestRoute[] = [
     contract: 22,
     method: 'POST',
     path: '/notifications/{notification_reference}/seen',
+    summary: 'Mark notifications as seen',
+    description:
+      'Marks the notification, and every older unseen one of the caller, as seen. Answers that notification.',
     auth: 'required',
     params: { notification_reference: uuidParam },
     rootField: 'markNotificationSeen',

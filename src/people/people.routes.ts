@@ -8,6 +8,9 @@ export const peopleRoutes: RestRoute[] = [
     contract: 7,
     method: 'GET',
     path: '/people/{slug}/manga',
+    summary: 'Manga of a person',
+    description:
+      "The manga a person is credited on, best scored first, each with the person's roles on it and the caller's `read` entries.",
     auth: 'optional',
     params: { slug: slugParam },
     paged: true,

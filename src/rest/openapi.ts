@@ -82,7 +82,7 @@ const SCALARS: Record<string, JsonSchema> = {
 };
 
 /**
- * Enumeration scalars (src/common/scalars/enum.scalar.ts) carry their values in the
+ * Value-list scalars (src/common/scalars/value-list.ts: Source) carry their values in the
  * description; a scalar counts as one only if it accepts every listed value and
  * rejects anything else, so a changed description cannot produce a wrong enum.
  */
@@ -264,6 +264,11 @@ function securityOf(route: RestRoute): unknown[] {
   return route.auth === 'required' ? schemes : [...schemes, {}];
 }
 
+/** The route's own summary; the contract's paths are marked with their number, as the contract lists them. */
+export function summaryOf(route: RestRoute): string {
+  return route.contract === undefined ? route.summary : `Contract #${route.contract}: ${route.summary}`;
+}
+
 function operationOf(schema: GraphQLSchema, route: RestRoute): Record<string, unknown> {
   const parameters: unknown[] = Object.entries(route.params).map(([name, param]) => ({
     name,
@@ -280,10 +285,12 @@ function operationOf(schema: GraphQLSchema, route: RestRoute): Record<string, un
   const operation: Record<string, unknown> = {
     operationId: route.rootField,
     tags: [tagOf(route)],
-    summary: route.contract === undefined ? `${route.method} ${route.path}` : `Contract #${route.contract}`,
-    description:
-      `Answers \`data.${route.rootField}\` of its persisted GraphQL document.` +
-      ` Authentication: ${route.auth}.`,
+    summary: summaryOf(route),
+    description: [
+      route.description,
+      `Authentication: ${route.auth}.`,
+      `Answers \`data.${route.rootField}\` of its persisted GraphQL document.`,
+    ].join('\n\n'),
     security: securityOf(route),
   };
   if (route.contract !== undefined) operation['x-contract'] = route.contract;

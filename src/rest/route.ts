@@ -19,6 +19,10 @@ export interface RestRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** With `{name}` parameters, as in the contract. */
   path: string;
+  /** What the route does, in a few words (the OpenAPI summary, shown beside the path). */
+  summary: string;
+  /** What it selects or changes and answers, in a sentence or two (the OpenAPI description). */
+  description: string;
   /** The contract's endpoint number, for the 22 contract paths. */
   contract?: number;
   auth: AuthLevel;

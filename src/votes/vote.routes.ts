@@ -10,6 +10,9 @@ export const voteRoutes: RestRoute[] = [
   {
     method: 'PUT',
     path: '/vote/{content_type}/{slug}',
+    summary: 'Vote on a collection, comment or article',
+    description:
+      "Sets the caller's vote (-1, 0 or 1) on a collection, comment or article, whose `vote_score` becomes the sum of its votes.",
     auth: 'required',
     params: voteParams,
     body: VOTE_BODY,
@@ -21,6 +24,8 @@ export const voteRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/vote/{content_type}/{slug}',
+    summary: 'Your vote on a collection, comment or article',
+    description: "The caller's vote on a collection, comment or article.",
     auth: 'required',
     params: voteParams,
     rootField: 'vote',

@@ -1,10 +1,42 @@
-import { buildManga, buildToken, buildUser } from '../factories';
+import { DEMO_MANGA_SLUG, PLAYGROUND_EXAMPLES } from '../../src/graphql/playground-examples';
+import { buildCredit, buildManga, buildPerson, buildRole, buildToken, buildUser } from '../factories';
 import { rest } from '../setup/clients';
 import { describeInChromium, useBrowser } from './browser';
+
+/** GraphiQL titles a tab with its operation's name. */
+const operationNameOf = (document: string) => /^(?:query|mutation|subscription) (\w+)/m.exec(document)?.[1];
 
 describeInChromium('GraphQL playground', () => {
   const browser = useBrowser();
   const { t } = browser;
+
+  it('opens with the example tabs and runs the first, a manga page with its authors, as it is', async () => {
+    // The first example names a demo manga by slug: this test's data has one by that slug.
+    const manga = await buildManga(t.orm, { slug: DEMO_MANGA_SLUG, title_en: 'Example Tab Manga' });
+    const author = await buildPerson(t.orm, { name_en: 'Example Tab Author' });
+    await buildCredit(t.orm, author, { manga }, [await buildRole(t.orm, { name_en: 'Story' })]);
+    const { page, offsite } = await browser.openPage({ width: 1400, height: 900 });
+    try {
+      await page.goto(`${browser.baseUrl}/graphql`);
+      await page.locator('.graphiql-query-editor .CodeMirror').waitFor({ timeout: 20000 });
+      const tabTitles = await page.locator('.graphiql-tab .graphiql-tab-button').allInnerTexts();
+      expect(tabTitles.map((title) => title.trim())).toEqual(
+        PLAYGROUND_EXAMPLES.map((example) => operationNameOf(example.query)),
+      );
+      await expect(page.locator('.graphiql-tab-active').innerText()).resolves.toContain(tabTitles[0]);
+
+      await page.locator('.graphiql-execute-button').click();
+      await page.locator('.graphiql-response', { hasText: 'Example Tab Manga' }).waitFor({ timeout: 20000 });
+      const shown = (await page.locator('.graphiql-response').innerText()).replace(/\s+/g, ' ');
+      expect(shown).toContain(`"slug": "${DEMO_MANGA_SLUG}"`);
+      expect(shown).toContain('"name_en": "Example Tab Author"');
+      expect(shown).not.toContain('"errors"');
+      await page.screenshot({ path: browser.screenshotPath('playground-examples.png'), fullPage: true });
+      expect(offsite).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 60000);
 
   it('runs a manga(slug:) query typed into GraphiQL and shows the result', async () => {
     const manga = await buildManga(t.orm, { title_en: 'Playground Test Manga' });
@@ -23,6 +55,10 @@ describeInChromium('GraphQL playground', () => {
       await page.keyboard.insertText(
         `query {\n  manga(slug: "${manga.slug}") {\n    slug\n    title_en\n  }\n}\n`,
       );
+      // GraphiQL sends the operation name it parsed last, 100 ms after an edit (the first
+      // example's until then); the tab's title changes with it.
+      const firstTitle = operationNameOf(PLAYGROUND_EXAMPLES[0].query);
+      await page.locator('.graphiql-tab-active', { hasText: firstTitle }).waitFor({ state: 'detached' });
       await page.locator('.graphiql-execute-button').click();
 
       const result = page.locator('.graphiql-response', { hasText: 'Playground Test Manga' });

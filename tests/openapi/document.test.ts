@@ -26,7 +26,22 @@ describe('the OpenAPI document', () => {
       const operation = operationOf(route.method, route.path);
       expect(operation).toBeDefined();
       expect(operation!.operationId).toEqual(expect.stringMatching(new RegExp(`^${route.rootField}`)));
-      if (route.contract !== undefined) expect(operation!.summary).toBe(`Contract #${route.contract}`);
+      if (route.contract !== undefined) {
+        expect(operation!.summary).toBe(`Contract #${route.contract}: ${route.summary}`);
+      }
+    }
+  });
+
+  it('gives every operation a one-line summary of its own and a description of what it does', () => {
+    const summaries = restRoutes.map((route) => operationOf(route.method, route.path)!.summary as string);
+    expect(summaries.filter((summary, i) => summaries.indexOf(summary) !== i)).toEqual([]);
+    for (const route of restRoutes) {
+      const operation = operationOf(route.method, route.path)!;
+      expect(operation.summary).toMatch(/^\S[^\n]{2,78}[^.\s]$/);
+      // The path is shown beside the summary: a summary that repeats it says nothing.
+      expect(operation.summary).not.toContain(route.path);
+      expect(route.description).toMatch(/^[A-Z`][^\n]{20,}\.$/);
+      expect((operation.description as string).startsWith(`${route.description}\n\n`)).toBe(true);
     }
   });
 

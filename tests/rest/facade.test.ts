@@ -14,6 +14,8 @@ const testRoutes: RestRoute[] = [
   {
     method: 'GET',
     path: '/test/required/{slug}',
+    summary: 'Test: a manga for a caller',
+    description: 'A route that needs authentication and checks its path parameter.',
     auth: 'required',
     params: { slug: { ...slugParam, pattern: '^[a-z-]+$' } },
     document: MANGA_SLUG,
@@ -22,6 +24,8 @@ const testRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/test/body',
+    summary: 'Test: a manga named by the body',
+    description: 'A route whose JSON body is checked and becomes the variables.',
     auth: 'none',
     params: {},
     body: {
@@ -43,6 +47,8 @@ const testRoutes: RestRoute[] = [
   {
     method: 'POST',
     path: '/test/{slug}',
+    summary: 'Test: a manga by its slug',
+    description: 'A route with a path parameter and no body.',
     auth: 'none',
     params: { slug: slugParam },
     document: MANGA_SLUG,

@@ -5,6 +5,8 @@ import { RouteTable } from '../../src/rest/route-table';
 const route = (method: RestRoute['method'], path: string): RestRoute => ({
   method,
   path,
+  summary: `${method} ${path}`,
+  description: 'A route of the look-up test.',
   auth: 'none',
   params: {},
   document: '',
