@@ -7,9 +7,10 @@ import { join, resolve } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { User } from '../src/accounts/user.entity';
 import { issueToken } from '../src/accounts/tokens';
-import { createOrm, ensureDatabase } from '../src/db/database';
+import { ensureDatabase } from '../src/db/database';
+import { createOrm } from '../src/orm';
 import { freeLoopbackPort, startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded';
-import { restRoutes } from '../src/rest/routes';
+import { restRoutes } from '../src/routes';
 import { startService } from './bench-service';
 
 /**
@@ -201,7 +202,12 @@ async function checkoutDatabase(checkout: string, serverUrl: string, name: strin
   const command =
     Number(titles) === 0
       ? ['dist/src/import/demo-cli.js', '--scale', String(SCALE)]
-      : ['dist/src/db/migrate-cli.js'];
+      : // Older revisions (the baseline) keep the migrate command under src/db.
+        [
+          ['dist/src/migrate-cli.js', 'dist/src/db/migrate-cli.js'].find((cli) =>
+            existsSync(join(checkout, cli)),
+          )!,
+        ];
   if (Number(titles) === 0) console.log(`loading demo data at scale ${SCALE} into ${name} ...`);
   execFileSync(process.execPath, command, {
     cwd: checkout,

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { buildOpenApiDocument } from '../src/rest/openapi';
-import { restRoutes } from '../src/rest/routes';
+import { restRoutes } from '../src/routes';
 import { buildAppSchema } from '../src/schema';
 import { run, writeOrCheck } from './generated-file';
 

@@ -16,7 +16,7 @@ import { databasePlugin, forgetLoadedBeforeMutationFields } from './graphql/data
 import { graphqlLimitsOf } from './graphql/limits';
 import { OperationChecks, operationChecksPlugin } from './graphql/preparation';
 import { OperationRunner } from './graphql/runner';
-import { attachSubscriptions, type SubscriptionServer } from './graphql/subscriptions';
+import { attachSubscriptions, type SubscriptionServer } from './notifications/live/subscription-server';
 import type { NotificationBus } from './notifications/live/notification-bus';
 import { type NotificationFeed, startLiveNotifications } from './notifications/live/notification-feed';
 import { graphqlDoor } from './graphql/graphql-door';
@@ -34,7 +34,7 @@ import { openApiRouter } from './rest/docs';
 import { restRouter } from './rest/rest-router';
 import type { RestRoute } from './rest/route';
 import { RouteTable } from './rest/route-table';
-import { restRoutes } from './rest/routes';
+import { restRoutes } from './routes';
 import { buildAppSchema } from './schema';
 
 export interface AppDependencies {
@@ -157,7 +157,18 @@ export async function buildApp({
       attachSubscriptions(server, {
         schema,
         orm,
-        accounts,
+        contextFor: (scope, token, connection) =>
+          new RequestContext(
+            orm.em,
+            scope.requestId,
+            scope.language,
+            log,
+            token,
+            accounts,
+            undefined,
+            undefined,
+            connection,
+          ),
         log,
         feed: live.feed,
         limits: config.subscriptions,

@@ -5,16 +5,6 @@ import { openClientSecretBox } from './clients/client-secret-keys';
 import type { Config } from './config';
 import { type Database, openDatabase } from './db/database';
 
-/** This process supervises workers (`WEB_CONCURRENCY` > 1) rather than serving: {@link superviseWorkers}. */
-export const isClusterSupervisor = (config: Config): boolean =>
-  config.webConcurrency > 1 && cluster.isPrimary;
-
-/** This process is a worker of the supervisor below (`WEB_CONCURRENCY` > 1). */
-export const isClusterWorker = (config: Config): boolean => config.webConcurrency > 1 && cluster.isWorker;
-
-/** The worker that prints the service's addresses once it listens (the others answer the same). */
-export const isFirstWorker = (): boolean => cluster.worker?.id === 1;
-
 /**
  * `WEB_CONCURRENCY` > 1: this process only supervises. It generates the client-secret
  * key if there is none (before any worker reads it), opens the database (starting the

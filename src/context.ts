@@ -4,7 +4,7 @@ import type { OperationTypeNode } from 'graphql';
 import type DataLoader from 'dataloader';
 import type { Logger } from 'pino';
 import type { AccountServices } from './accounts/account-services';
-import { AuthSession } from './common/auth/session';
+import { AuthSession } from './accounts/session';
 import type { Language } from './common/errors/app-error';
 import { joinTransactions, readFromReplicas, useOutbox } from './db/entity-manager';
 import { isDatabaseUnavailable } from './db/unavailable';

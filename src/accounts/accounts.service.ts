@@ -1,6 +1,6 @@
 import { LockMode, raw, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Viewer } from '../common/auth/session';
+import type { Viewer } from './session';
 import { hashSecret, newTokenSecret } from '../common/auth/secrets';
 import { AppError, type Language } from '../common/errors/app-error';
 import type { AccountServices } from './account-services';

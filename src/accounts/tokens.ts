@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '../clients/client.entity';
-import type { Viewer } from '../common/auth/session';
+import type { Viewer } from './session';
 import { hashSecret, newTokenSecret } from '../common/auth/secrets';
 import { AppError } from '../common/errors/app-error';
 import type { TokenResponse } from './accounts.types';

@@ -6,7 +6,7 @@ import { findUserByUsername, lockUserRow } from '../accounts/users.service';
 import { findTitle } from '../catalog/catalog.service';
 import { clockHour } from '../comments/comment.service';
 import { hasPermissions, requirePermissions, type Permission } from '../common/auth/permissions';
-import { requireScopes, type Viewer } from '../common/auth/session';
+import { requireScopes, type Viewer } from '../accounts/session';
 import type { ActionType, TitleContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import { pageWindow, toPage, type Page, type PageArgs } from '../common/pagination/pagination';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthToken } from '../accounts/auth-token.entity';
 import { User } from '../accounts/user.entity';
 import { Anime } from '../catalog/anime.entity';
-import type { Viewer } from '../common/auth/session';
+import type { Viewer } from '../accounts/session';
 import type { ArticleCategory } from '../common/enums';
 import type { SeededRandom } from '../import/demo-catalog';
 import { setVote } from '../votes/vote.service';

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Viewer } from '../common/auth/session';
+import type { Viewer } from '../accounts/session';
 import { RootFieldState } from '../common/root-field-state';
 import type { RequestContext } from '../context';
 import type { Client } from './client.entity';

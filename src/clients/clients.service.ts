@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../accounts/user.entity';
 import { lockUserRow } from '../accounts/users.service';
 import { hasPermissions, requirePermissions } from '../common/auth/permissions';
-import { requireScopes, type Viewer } from '../common/auth/session';
+import { requireScopes, type Viewer } from '../accounts/session';
 import { AppError } from '../common/errors/app-error';
 import type { ErrorCode } from '../common/errors/catalog';
 import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';

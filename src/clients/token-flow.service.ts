@@ -7,7 +7,7 @@ import { AuthToken } from '../accounts/auth-token.entity';
 import { issueToken, requireFirstParty } from '../accounts/tokens';
 import { User } from '../accounts/user.entity';
 import { isScopeOrGroup } from '../common/auth/scopes';
-import type { Viewer } from '../common/auth/session';
+import type { Viewer } from '../accounts/session';
 import { AppError } from '../common/errors/app-error';
 import { type Page, type PageArgs, pageWindow, toPage } from '../common/pagination/pagination';
 import { notify } from '../notifications/notify';

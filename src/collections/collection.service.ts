@@ -6,7 +6,7 @@ import { User } from '../accounts/user.entity';
 import { findUserByUsername, lockUserRow } from '../accounts/users.service';
 import { requirePermissions } from '../common/auth/permissions';
 import { clockHour } from '../comments/comment.service';
-import { requireScopes, type Viewer } from '../common/auth/session';
+import { requireScopes, type Viewer } from '../accounts/session';
 import type { CollectionContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import { type ListQuery, listPage } from '../common/pagination/paged-query';

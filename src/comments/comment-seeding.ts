@@ -4,7 +4,7 @@ import { User } from '../accounts/user.entity';
 import { Anime } from '../catalog/anime.entity';
 import { Manga } from '../catalog/manga.entity';
 import { Novel } from '../catalog/novel.entity';
-import type { Viewer } from '../common/auth/session';
+import type { Viewer } from '../accounts/session';
 import type { SeededRandom } from '../import/demo-catalog';
 import { Comment } from './comment.entity';
 import { writeComment } from './comment.service';

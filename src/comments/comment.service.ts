@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { actionRecordSql, recordAction } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
 import { requirePermissions } from '../common/auth/permissions';
-import { requireScopes, type Viewer } from '../common/auth/session';
+import { requireScopes, type Viewer } from '../accounts/session';
 import type { CommentContentType, ReviewRecommendation } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import { counterMoveSql } from '../db/counters';

@@ -1,10 +1,8 @@
-import { MikroORM } from '@mikro-orm/postgresql';
+import type { Options } from '@mikro-orm/core';
+import { MikroORM, type PostgreSqlDriver } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import type { ClientSecretBox } from '../clients/client-secret-box';
-import { sealStoredClientSecrets } from '../clients/seal-stored-secrets';
 import { deferTransactionBegin } from './deferred-begin';
 import { startEmbeddedPostgres } from './embedded';
-import { ormOptions, type OrmOptionsInput } from './orm-options';
 
 export type DatabaseMode = 'external' | 'embedded';
 
@@ -66,29 +64,13 @@ export async function openDatabase(options: {
   }
 }
 
-export async function createOrm(url: string, extra: Omit<OrmOptionsInput, 'clientUrl'> = {}) {
-  deferTransactionBegin();
-  return MikroORM.init(ormOptions({ clientUrl: url, ...extra }));
-}
-
-export interface MigrationReport {
-  /** The committed migrations applied, by name. */
-  migrations: string[];
-  /** Client secrets sealed (plaintext before) or re-sealed under the first key (rotation). */
-  sealedClientSecrets: number;
-}
-
 /**
- * Applies every pending committed migration, then the data step that needs the
- * service's key: stored client secrets sealed, or re-sealed under the first key
- * (src/clients/seal-stored-secrets.ts); it refuses keys the box lacks.
+ * MikroORM with `options` (src/orm.ts gives every entity), each transaction's BEGIN sent
+ * with its first statement (./deferred-begin).
  */
-export async function migrate(orm: MikroORM, clientSecrets: ClientSecretBox): Promise<MigrationReport> {
-  const applied = await orm.migrator.up();
-  return {
-    migrations: applied.map((migration) => migration.name),
-    sealedClientSecrets: await sealStoredClientSecrets(orm, clientSecrets),
-  };
+export async function initOrm(options: Options<PostgreSqlDriver>): Promise<MikroORM> {
+  deferTransactionBegin();
+  return MikroORM.init(options);
 }
 
 /**

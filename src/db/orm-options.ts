@@ -4,13 +4,14 @@ import type { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { config } from '../config';
 import { counted, LogSummary } from '../logger';
-import { entities } from './entities';
 import { CatalogEntityManager } from './entity-manager';
 import { migrationsList } from './migrations';
 import { replicaOptions, ReplicatedPostgreSqlDriver } from './replicas';
 
 export interface OrmOptionsInput {
   clientUrl: string;
+  /** Every entity of the model (src/orm.ts lists them). */
+  entities: NonNullable<Options['entities']>;
   /** Streaming replicas of `clientUrl`'s database, for anonymous reads. */
   replicaUrls?: readonly string[];
   /** Receives every SQL statement (the tests count them). */
@@ -40,6 +41,7 @@ function driverLog(log: Logger) {
  */
 export function ormOptions({
   clientUrl,
+  entities,
   replicaUrls = [],
   onQuery,
   poolMax = 10,

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Follow } from '../accounts/follow.entity';
 import { User } from '../accounts/user.entity';
 import { findUserByUsername } from '../accounts/users.service';
-import { requireScopes, type Viewer } from '../common/auth/session';
+import { requireScopes, type Viewer } from '../accounts/session';
 import { AppError } from '../common/errors/app-error';
 import { executeInOrder, sql } from '../db/sql';
 import { prepareNotifications, userSnapshot } from '../notifications/notify';

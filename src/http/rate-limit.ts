@@ -9,7 +9,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { Logger } from 'pino';
-import { isClusterWorker } from '../cluster';
+import { isClusterWorker } from '../process-role';
 import { AppError } from '../common/errors/app-error';
 import type { Config } from '../config';
 import { contextOf, type Handler, type Next, pathOf, sendRequestError } from '../http';

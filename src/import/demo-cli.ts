@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { openClientSecretBox } from '../clients/client-secret-keys';
 import { loadConfig } from '../config';
-import { createOrm, migrate, openDatabase } from '../db/database';
+import { openDatabase } from '../db/database';
+import { createOrm, migrate } from '../orm';
 import { createLogger } from '../logger';
 import { DemoPhaseError, describePhase, seedDemoData } from './demo-data';
 

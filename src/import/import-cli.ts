@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { openClientSecretBox } from '../clients/client-secret-keys';
 import { ConfigError, loadConfig } from '../config';
-import { createOrm, migrate, openDatabase, refreshPlannerStatistics } from '../db/database';
+import { openDatabase, refreshPlannerStatistics } from '../db/database';
+import { createOrm, migrate } from '../orm';
 import { initNewEpisodeCursor } from '../notifications/new-episode-job';
 import { ImportDataError, importDocument, readDocument, summaryLines, type ImportProgress } from './importer';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityClass } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { titleEntity, type TitleOf } from '../catalog/catalog.service';
-import type { Viewer } from '../common/auth/session';
+import type { Viewer } from '../accounts/session';
 import type { ActionType, TitleContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import type { ErrorCode } from '../common/errors/catalog';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findTitle } from '../catalog/catalog.service';
 import type { Manga } from '../catalog/manga.entity';
 import type { Novel } from '../catalog/novel.entity';
-import { requireScopes, type Viewer } from '../common/auth/session';
+import { requireScopes, type Viewer } from '../accounts/session';
 import type { ReadContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import { ReadEntry } from './read-entry.entity';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Anime } from '../catalog/anime.entity';
 import { findTitleBySlug, moduleSlug } from '../catalog/catalog.service';
-import { requireScopes, type Viewer } from '../common/auth/session';
+import { requireScopes, type Viewer } from '../accounts/session';
 import { AppError } from '../common/errors/app-error';
 import {
   deleteListEntry,

@@ -27,7 +27,7 @@ import {
 import { NotificationCount, NotificationPage } from './notification.types';
 import { pathReference } from '../common/validation/uuid';
 import { AppError } from '../common/errors/app-error';
-import { requireScopes } from '../common/auth/session';
+import { requireScopes } from '../accounts/session';
 import type { NotificationFeed } from './live/notification-feed';
 
 // GET /notifications/count in one SQL statement (src/graphql/sql-plan): the badge frontends poll.

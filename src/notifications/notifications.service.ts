@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { requireScopes, type Viewer } from '../common/auth/session';
+import { requireScopes, type Viewer } from '../accounts/session';
 import { AppError } from '../common/errors/app-error';
 import { type ListQuery, listPage } from '../common/pagination/paged-query';
 import type { Page, PageArgs } from '../common/pagination/pagination';

@@ -5,7 +5,7 @@ import { Article } from '../articles/article.entity';
 import { Collection } from '../collections/collection.entity';
 import { Comment } from '../comments/comment.entity';
 import { requirePermissions } from '../common/auth/permissions';
-import { requireScopes, type Viewer } from '../common/auth/session';
+import { requireScopes, type Viewer } from '../accounts/session';
 import type { VoteContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import { notifyVote, type VoteNotificationType } from '../notifications/notify';

@@ -1,5 +1,5 @@
 import { hashSecret, newTokenSecret } from '../../src/common/auth/secrets';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { buildClient, buildToken, buildUser } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { sortedKeys } from '../setup/json';

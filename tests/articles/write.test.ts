@@ -3,7 +3,7 @@ import type { User } from '../../src/accounts/user.entity';
 import { Article, Attachment } from '../../src/articles/article.entity';
 import { isValidDocument, buildPreview } from '../../src/articles/document';
 import { slugBase, generateSlug } from '../../src/articles/slug';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { buildAnime, buildClient, buildManga, buildToken, buildUser } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { useTestApp } from '../setup/harness';

@@ -3,7 +3,7 @@ import { Anime } from '../../src/catalog/anime.entity';
 import { AnimeCompany, Company } from '../../src/catalog/company.entity';
 import { Genre } from '../../src/catalog/genre.entity';
 import type { Manga } from '../../src/catalog/manga.entity';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import {
   buildAnime,
   buildGenre,

@@ -1,7 +1,7 @@
 import type { Anime } from '../../src/catalog/anime.entity';
 import type { Manga } from '../../src/catalog/manga.entity';
 import type { Novel } from '../../src/catalog/novel.entity';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import {
   buildAnime,
   buildManga,

@@ -1,7 +1,7 @@
 import type { Genre } from '../../src/catalog/genre.entity';
 import type { Novel } from '../../src/catalog/novel.entity';
 import type { RestRoute } from '../../src/rest/route';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import {
   buildGenre,
   buildMagazine,

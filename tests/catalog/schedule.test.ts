@@ -1,5 +1,5 @@
 import type { Anime } from '../../src/catalog/anime.entity';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import {
   buildAiringEpisode,
   buildAnime,

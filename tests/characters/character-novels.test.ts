@@ -1,5 +1,5 @@
 import type { Character } from '../../src/characters/character.entity';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import {
   buildAnime,
   buildAppearance,

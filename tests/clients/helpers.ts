@@ -3,7 +3,7 @@ import type { RequestListener } from 'node:http';
 import type { User } from '../../src/accounts/user.entity';
 import { Client } from '../../src/clients/client.entity';
 import type { RestRoute } from '../../src/rest/route';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { buildThirdPartyToken, buildToken, buildUser } from '../factories';
 import { testClientSecrets } from '../setup/client-secrets';
 import { gql, rest, type CallOptions } from '../setup/clients';

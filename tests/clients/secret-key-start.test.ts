@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keyIdOf } from '../../src/clients/client-secret-box';
-import { createOrm } from '../../src/db/database';
+import { createOrm } from '../../src/orm';
 import { buildToken, buildUser } from '../factories';
 import { type InstanceOptions, startInstance, stop, useEmptyDatabase } from '../setup/instances';
 import { databaseUrl } from '../setup/names';

@@ -4,7 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { buildApp } from '../../src/app';
 import { ClientSecretBox, keyIdOf } from '../../src/clients/client-secret-box';
 import { ConfigError, loadConfig } from '../../src/config';
-import { createOrm, migrate } from '../../src/db/database';
+import { createOrm, migrate } from '../../src/orm';
 import { createLogger } from '../../src/logger';
 import { buildToken, buildUser } from '../factories';
 import { rest } from '../setup/clients';

@@ -1,6 +1,6 @@
 import type { User } from '../../src/accounts/user.entity';
 import { Anime } from '../../src/catalog/anime.entity';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { Follow } from '../../src/accounts/follow.entity';
 import {
   buildAnime,

@@ -3,7 +3,7 @@ import type { User } from '../../src/accounts/user.entity';
 import { Collection } from '../../src/collections/collection.entity';
 import { seedDemoCollections } from '../../src/collections/demo-collections';
 import { SeededRandom } from '../../src/import/demo-catalog';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import {
   buildAnime,
   buildCharacter,

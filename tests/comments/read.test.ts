@@ -1,7 +1,7 @@
 import type { User } from '../../src/accounts/user.entity';
 import type { Anime } from '../../src/catalog/anime.entity';
 import type { Comment } from '../../src/comments/comment.entity';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { buildAnime, buildClient, buildToken, buildUser } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { useTestApp } from '../setup/harness';

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import request from 'supertest';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { buildAnime, buildManga, buildToken, buildUser } from '../factories';
 import { withFailingActionRecords } from '../setup/db';
 import { useTestApp } from '../setup/harness';

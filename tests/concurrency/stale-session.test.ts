@@ -1,7 +1,7 @@
 import { requestContext } from '../setup/request-context';
 import { OperationTypeNode } from 'graphql';
 import { User } from '../../src/accounts/user.entity';
-import { AuthSession } from '../../src/common/auth/session';
+import { AuthSession } from '../../src/accounts/session';
 import { AuthToken } from '../../src/accounts/auth-token.entity';
 import { animeSlugs, buildCollection, collectionBody } from '../collections/helpers';
 import { buildToken, buildUser } from '../factories';

@@ -1,5 +1,5 @@
 import type { RestRoute } from '../../src/rest/route';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import {
   buildAnime,
   buildAppearance,

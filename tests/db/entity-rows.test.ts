@@ -1,7 +1,7 @@
 import { wrap } from '@mikro-orm/core';
 import { AuthToken } from '../../src/accounts/auth-token.entity';
 import { Anime } from '../../src/catalog/anime.entity';
-import { AuthSession } from '../../src/common/auth/session';
+import { AuthSession } from '../../src/accounts/session';
 import { entityColumns, mapEntityRow } from '../../src/db/entity-rows';
 import { buildAnime, buildClient, buildToken, buildUser } from '../factories';
 import { useTestApp } from '../setup/harness';

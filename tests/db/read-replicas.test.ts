@@ -7,7 +7,8 @@ import type { RequestListener } from 'node:http';
 import pg from 'pg';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { createOrm, ensureDatabase, migrate } from '../../src/db/database';
+import { ensureDatabase } from '../../src/db/database';
+import { createOrm, migrate } from '../../src/orm';
 import {
   type EmbeddedDatabase,
   freeLoopbackPort,

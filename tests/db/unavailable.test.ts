@@ -5,6 +5,7 @@ import pino from 'pino';
 import { config, ConfigError, loadConfig } from '../../src/config';
 import { freeLoopbackPort } from '../../src/db/embedded';
 import { ormOptions } from '../../src/db/orm-options';
+import { entities } from '../../src/orm';
 import { queryRows, sql } from '../../src/db/sql';
 import { statementPoolOf } from '../../src/db/statement-pool';
 import { databaseCause, isDatabaseUnavailable, outageSummary } from '../../src/db/unavailable';
@@ -22,7 +23,7 @@ async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
 
 /** An ORM on `url` with a one-connection pool and short timeouts, closed after `use`. */
 async function withOrm(url: string, use: (orm: MikroORM) => Promise<void>): Promise<void> {
-  const options = ormOptions({ clientUrl: url, poolMax: 1 });
+  const options = ormOptions({ clientUrl: url, entities, poolMax: 1 });
   const orm = await MikroORM.init({
     ...options,
     pool: { ...options.pool, acquireTimeoutMillis: 500 },
@@ -68,7 +69,9 @@ describe('a database that cannot be reached', () => {
       // A statement running when the server ends the session (as on shutdown: 57P01), then
       // a commit on the lost connection.
       const running = failureOf(() => holder.execute('select pg_sleep(5)'));
-      const admin = await MikroORM.init(ormOptions({ clientUrl: await workerDatabaseUrl(), poolMax: 1 }));
+      const admin = await MikroORM.init(
+        ormOptions({ clientUrl: await workerDatabaseUrl(), entities, poolMax: 1 }),
+      );
       await admin.em.fork().execute('select pg_sleep(0.2), pg_terminate_backend(?)', [pid]);
       await admin.close(true);
       const terminated = (await running) as { code?: string };
@@ -145,7 +148,7 @@ describe('a database that cannot be reached', () => {
   });
 
   it('answers before the request times out: the pool gives up first', () => {
-    const options = ormOptions({ clientUrl: 'postgresql://postgres@127.0.0.1:1/x' });
+    const options = ormOptions({ clientUrl: 'postgresql://postgres@127.0.0.1:1/x', entities });
     const { requestTimeoutMs, databaseAcquireTimeoutMs, databaseConnectTimeoutMs } = config();
     expect(options.pool?.acquireTimeoutMillis).toBe(databaseAcquireTimeoutMs);
     expect(options.driverOptions).toMatchObject({

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import type { SubscriptionServer } from '../../src/graphql/subscriptions';
+import type { SubscriptionServer } from '../../src/notifications/live/subscription-server';
 import { type TestApp, useTestApp } from '../setup/harness';
 
 /** Debian's `chromium` package; CI installs it. */

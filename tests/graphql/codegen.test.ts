@@ -19,7 +19,7 @@ import {
 import ts from 'typescript';
 import { operationTypes } from '../../codegen';
 import type { RestRoute } from '../../src/rest/route';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 
 /**
  * What a frontend gets from GraphQL Code Generator: codegen.ts's output settings, run over

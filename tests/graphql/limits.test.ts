@@ -1,8 +1,9 @@
 import { getIntrospectionQuery, getOperationAST, parse, validate } from 'graphql';
 import request from 'supertest';
 import { loadConfig } from '../../src/config';
-import { countTokens, depthAndAliasRule, graphqlLimitsOf, operationCost } from '../../src/graphql/limits';
-import { restRoutes } from '../../src/rest/routes';
+import { countTokens } from '../../src/common/errors/query-limit-error';
+import { depthAndAliasRule, graphqlLimitsOf, operationCost } from '../../src/graphql/limits';
+import { restRoutes } from '../../src/routes';
 import { buildAppSchema } from '../../src/schema';
 import { buildManga } from '../factories';
 import { gql, rest } from '../setup/clients';

@@ -19,14 +19,14 @@ import { User } from '../../src/accounts/user.entity';
 import { AppError } from '../../src/common/errors/app-error';
 import { asAppError } from '../../src/common/errors/render';
 import { loadConfig } from '../../src/config';
-import { createOrm } from '../../src/db/database';
+import { createOrm } from '../../src/orm';
 import { queryRows, sql } from '../../src/db/sql';
 import { graphqlLimitsOf } from '../../src/graphql/limits';
 import { OperationRunner } from '../../src/graphql/runner';
 import { compileSqlPlan } from '../../src/graphql/sql-plan/compile';
 import { declaredSqlFields } from '../../src/graphql/sql-plan/fields';
 import type { RestRoute } from '../../src/rest/route';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { buildAppSchema } from '../../src/schema';
 import {
   buildAiringEpisode,

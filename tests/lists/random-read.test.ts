@@ -2,7 +2,7 @@ import { AuthToken } from '../../src/accounts/auth-token.entity';
 import type { User } from '../../src/accounts/user.entity';
 import type { Manga } from '../../src/catalog/manga.entity';
 import type { Novel } from '../../src/catalog/novel.entity';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import {
   buildManga,
   buildNovel,

@@ -2,7 +2,7 @@ import { User } from '../../src/accounts/user.entity';
 import type { Manga } from '../../src/catalog/manga.entity';
 import { ReadEntry } from '../../src/lists/read-entry.entity';
 import type { RestRoute } from '../../src/rest/route';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { buildManga, buildNovel, buildReadEntry, buildToken, buildUser } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { keysOf, READ_ENTRY, READABLE_SUMMARY, shapeProblems } from '../setup/contract-shapes';

@@ -2,7 +2,7 @@ import { User } from '../../src/accounts/user.entity';
 import { Anime } from '../../src/catalog/anime.entity';
 import { WatchEntry } from '../../src/lists/watch-entry.entity';
 import type { RestRoute } from '../../src/rest/route';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { buildAnime, buildToken, buildUser, buildWatchEntry } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { ANIME_SUMMARY, keysOf, shapeProblems, WATCH_ENTRY } from '../setup/contract-shapes';

@@ -5,7 +5,7 @@ import { AnimeCompany, Company } from '../../src/catalog/company.entity';
 import { Genre } from '../../src/catalog/genre.entity';
 import type { WatchEntry } from '../../src/lists/watch-entry.entity';
 import type { RestRoute } from '../../src/rest/route';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { buildAnime, buildGenre, buildToken, buildUser, buildWatchEntry } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { ANIME_SUMMARY, PAGINATION, shapeProblems, WATCH_ENTRY, type Shape } from '../setup/contract-shapes';

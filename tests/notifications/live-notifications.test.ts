@@ -12,7 +12,7 @@ import WebSocket from 'ws';
 import type { User } from '../../src/accounts/user.entity';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import type { SubscriptionServer } from '../../src/graphql/subscriptions';
+import type { SubscriptionServer } from '../../src/notifications/live/subscription-server';
 import { createFollow } from '../../src/follows/follow.service';
 import { operationCost } from '../../src/graphql/limits';
 import { createLogger } from '../../src/logger';

@@ -2,7 +2,7 @@ import type { User } from '../../src/accounts/user.entity';
 import { Notification } from '../../src/notifications/notification.entity';
 import { NotificationResolver } from '../../src/notifications/notification.resolver';
 import type { RestRoute } from '../../src/rest/route';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { buildThirdPartyToken, buildToken, buildUser, MISSING_REFERENCE } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { keysOf, PAGINATION, shapeProblems, type Shape } from '../setup/contract-shapes';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildOpenApiDocument } from '../../src/rest/openapi';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { buildAppSchema } from '../../src/schema';
 
 type Operation = Record<string, unknown> & { parameters?: { name: string; in: string }[] };

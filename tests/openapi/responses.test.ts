@@ -3,7 +3,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { hashSecret, newTokenSecret } from '../../src/common/auth/secrets';
 import type { RestRoute } from '../../src/rest/route';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { articleBody, buildAttachment } from '../articles/helpers';
 import { buildCollection as buildCommentedCollection, buildComment } from '../comments/helpers';
 import { animeSlugs, buildCollection, collectionBody } from '../collections/helpers';

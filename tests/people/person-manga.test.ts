@@ -1,6 +1,6 @@
 import type { Manga } from '../../src/catalog/manga.entity';
 import type { Person } from '../../src/people/person.entity';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import {
   buildAnime,
   buildCredit,

@@ -1,7 +1,7 @@
 import { AuthToken } from '../../src/accounts/auth-token.entity';
 import { User } from '../../src/accounts/user.entity';
 import type { RestRoute } from '../../src/rest/route';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { slugParam } from '../../src/rest/schemas';
 import { buildManga, buildToken, buildUser } from '../factories';
 import { rest } from '../setup/clients';

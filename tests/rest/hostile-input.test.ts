@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { allowHeader } from '../../src/http/methods';
 import { routesByPath } from '../../src/rest/route';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { buildManga, buildToken, buildUser } from '../factories';
 import { type HttpTestApp, startHttpApp } from '../http/http-app';
 import { gql, rest } from '../setup/clients';

@@ -2,7 +2,7 @@ import { validationError } from '../../src/common/errors/app-error';
 import type { JsonSchema } from '../../src/common/validation/json-schema';
 import { validateRouteInput } from '../../src/rest/input-validation';
 import type { RestRoute } from '../../src/rest/route';
-import { restRoutes } from '../../src/rest/routes';
+import { restRoutes } from '../../src/routes';
 import { animeSlugs, collectionBody } from '../collections/helpers';
 import { buildAnime, buildToken, buildUser, MISSING_REFERENCE } from '../factories';
 import { gql, rest } from '../setup/clients';

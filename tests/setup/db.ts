@@ -1,7 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { createOrm, ensureDatabase } from '../../src/db/database';
+import { ensureDatabase } from '../../src/db/database';
+import { createOrm } from '../../src/orm';
 import { statementsInOrder } from '../../src/db/sql';
 import { adminUrl, templateDatabase, testDatabasePrefix } from './names';
 

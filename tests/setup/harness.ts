@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import type { SubscriptionServer } from '../../src/graphql/subscriptions';
+import type { SubscriptionServer } from '../../src/notifications/live/subscription-server';
 import { createLogger } from '../../src/logger';
 import type { RestRoute } from '../../src/rest/route';
 import { openTestOrm, QueryCounter, resetDatabase } from './db';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createOrm, migrate } from '../../src/db/database';
+import { createOrm, migrate } from '../../src/orm';
 import { testClientSecrets } from './client-secrets';
 
 /**

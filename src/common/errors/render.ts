@@ -6,7 +6,7 @@ import {
   isTransactionConflict,
   outageReport,
 } from '../../db/unavailable';
-import { queryLimitErrorOf } from '../../graphql/limits';
+import { queryLimitErrorOf } from './query-limit-error';
 import { requestScope, type RequestScope } from '../request-scope';
 import { AppError, type Language } from './app-error';
 

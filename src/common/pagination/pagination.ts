@@ -1,7 +1,6 @@
 import { Max, Min } from 'class-validator';
 import type { ClassType } from 'type-graphql';
 import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
-import { sqlFields, sqlRowType, sqlValue } from '../../graphql/sql-plan/fields';
 
 export const PAGE_MAX = 10000;
 export const SIZE_MAX = 100;
@@ -59,7 +58,3 @@ export function PagedType<T extends object>(Item: ClassType<T>): ClassType<Page<
   }
   return PagedResult;
 }
-
-// In SQL (src/graphql/sql-plan), a page's row holds `total`, `size` and `page`.
-sqlRowType(Pagination);
-sqlFields(Pagination, { pages: sqlValue((page) => `ceil(${page}.total::numeric / ${page}.size)::integer`) });

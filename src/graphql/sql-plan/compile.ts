@@ -55,7 +55,10 @@ import {
   type SqlField,
   type SqlRequest,
   type SqlRoot,
+  sqlFields,
   sqlRootOf,
+  sqlRowType,
+  sqlValue,
 } from './fields';
 
 /**
@@ -138,6 +141,10 @@ const isIntegerColumn = (columnType: string | undefined): boolean =>
 
 /** A field's SQL: a declared mapping (relations resolved) or an entity column with its SQL type. */
 type ValueOrRows = Exclude<SqlField, { kind: 'relation' }>;
+
+// A page's `pagination` (see compilePage) reads its row, which holds `total`, `size` and `page`.
+sqlRowType(Pagination);
+sqlFields(Pagination, { pages: sqlValue((page) => `ceil(${page}.total::numeric / ${page}.size)::integer`) });
 
 /** The one-row CTE holding the request's values, as `request.<name>`. */
 const REQUEST = 'request';

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
-import { openClientSecretBox } from '../clients/client-secret-keys';
-import { ConfigError, loadConfig } from '../config';
-import { ADVISORY_LOCKS, withSessionLock } from './advisory-locks';
-import { createOrm, migrate, openDatabase } from './database';
+import { openClientSecretBox } from './clients/client-secret-keys';
+import { ConfigError, loadConfig } from './config';
+import { ADVISORY_LOCKS, withSessionLock } from './db/advisory-locks';
+import { openDatabase } from './db/database';
+import { createOrm, migrate } from './orm';
 
 /**
  * `npm run migrate`: applies pending committed migrations to DATABASE_URL (or the

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AuthToken } from '../../accounts/auth-token.entity';
-import { User } from '../../accounts/user.entity';
-import { Client } from '../../clients/client.entity';
-import { entityColumns, mapEntityRow, statementText } from '../../db/entity-rows';
-import { queryRows, sql } from '../../db/sql';
-import { AppError } from '../errors/app-error';
-import { coversScopes } from './scopes';
-import { hashSecret } from './secrets';
+import { AuthToken } from './auth-token.entity';
+import { User } from './user.entity';
+import { Client } from '../clients/client.entity';
+import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
+import { queryRows, sql } from '../db/sql';
+import { AppError } from '../common/errors/app-error';
+import { coversScopes } from '../common/auth/scopes';
+import { hashSecret } from '../common/auth/secrets';
 
 export interface Viewer {
   user: User;

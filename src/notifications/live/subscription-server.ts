@@ -4,17 +4,16 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { type ExecutionArgs, GraphQLError, type GraphQLSchema, getOperationAST } from 'graphql';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { AccountServices } from '../accounts/account-services';
-import { AuthSession, requireScopes } from '../common/auth/session';
-import { AppError, languageOf } from '../common/errors/app-error';
-import { formatGraphQLError } from '../common/errors/render';
-import type { RequestScope } from '../common/request-scope';
-import type { SubscriptionLimits } from '../config';
-import { RequestContext } from '../context';
-import type { NotificationFeed } from '../notifications/live/notification-feed';
-import { type GraphQLLimits, queryLimitErrorOf } from './limits';
-import { OperationChecks } from './preparation';
-import { serveGraphQLWs, type SocketExtra } from './websocket-transport';
+import { AuthSession, requireScopes } from '../../accounts/session';
+import { AppError, languageOf } from '../../common/errors/app-error';
+import { formatGraphQLError } from '../../common/errors/render';
+import type { RequestScope } from '../../common/request-scope';
+import type { SubscriptionLimits } from '../../config';
+import type { LiveConnection, NotificationFeed } from './notification-feed';
+import { queryLimitErrorOf } from '../../common/errors/query-limit-error';
+import type { GraphQLLimits } from '../../graphql/limits';
+import { OperationChecks } from '../../graphql/preparation';
+import { serveGraphQLWs, type SocketExtra } from '../../graphql/websocket-transport';
 
 /** WebSocket close codes of this service (4400-4499: the client's side, as HTTP's 4xx). */
 export const CLOSE_CODES = {
@@ -126,7 +125,11 @@ export interface SubscriptionServer {
 export interface SubscriptionServerDependencies {
   schema: GraphQLSchema;
   orm: MikroORM;
-  accounts: AccountServices;
+  /**
+   * The context a subscription runs in (the app's request context), for a connection's
+   * scope and token, and how its events reach the socket.
+   */
+  contextFor: (scope: RequestScope, token: string, live: LiveConnection) => RequestScope;
   log: Logger;
   feed: NotificationFeed;
   limits: SubscriptionLimits;
@@ -147,7 +150,7 @@ export function attachSubscriptions(
   server: Server,
   deps: SubscriptionServerDependencies,
 ): SubscriptionServer {
-  const { schema, orm, accounts, log, feed, limits } = deps;
+  const { schema, orm, contextFor, log, feed, limits } = deps;
   const checks = new OperationChecks(deps.graphqlLimits);
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
   /** The acknowledged connections, by socket. */
@@ -269,17 +272,10 @@ export function attachSubscriptions(
         usage.subscribed(connection);
         clearTimeout(connection.idle);
         const { socket } = ctx.extra;
-        const contextValue = new RequestContext(
-          orm.em,
-          connection.scope.requestId,
-          connection.scope.language,
-          log,
-          connection.token,
-          accounts,
-          undefined,
-          undefined,
-          { feed, dropSlowConsumer: () => socket.close(CLOSE_CODES.slowConsumer, 'slow consumer') },
-        );
+        const contextValue = contextFor(connection.scope, connection.token, {
+          feed,
+          dropSlowConsumer: () => socket.close(CLOSE_CODES.slowConsumer, 'slow consumer'),
+        });
         return {
           schema,
           document,
@@ -301,7 +297,7 @@ export function attachSubscriptions(
         errors.map((error) => formattedError(error, connectionOf(ctx.extra).scope)),
       // In the subscription's own context: its language, and its log for an unexpected error.
       onNext: (_ctx, _id, _payload, args, result) => {
-        const context = args.contextValue as RequestContext;
+        const context = args.contextValue as RequestScope;
         return result.errors
           ? { ...result, errors: result.errors.map((error) => formattedError(error, context)) }
           : result;
