@@ -27,9 +27,17 @@ export function valueListType<T extends string>(
   return valueListScalar(name, values);
 }
 
+/**
+ * The SQL condition (src/graphql/sql-plan) true for a stored text that is none of
+ * `values`: what serializing a value list refuses, for its scalar and its enum alike.
+ */
+export function refusesOtherThan(values: readonly string[]): (stored: string) => string {
+  const listed = values.map((value) => `'${value.replace(/'/g, "''")}'`).join(', ');
+  return (stored) => `not (${stored} = any (array[${listed}]::text[]))`;
+}
+
 function valueListScalar<T extends string>(name: string, values: readonly T[]): GraphQLScalarType<T, T> {
   const allowed = new Set<string>(values);
-  const sqlValues = values.map((value) => `'${value.replace(/'/g, "''")}'`).join(', ');
   const check = (value: unknown): T => {
     if (typeof value !== 'string' || !allowed.has(value)) {
       throw new GraphQLError(`${name} must be one of: ${values.join(', ')}`);
@@ -42,9 +50,7 @@ function valueListScalar<T extends string>(name: string, values: readonly T[]): 
     serialize: check,
     parseValue: check,
     // In SQL (src/graphql/sql-plan): stored as the text it serializes to; other values refused as here.
-    extensions: {
-      sql: { refuses: (stored: string) => `not (${stored} = any (array[${sqlValues}]::text[]))` },
-    },
+    extensions: { sql: { refuses: refusesOtherThan(values) } },
     parseLiteral(ast) {
       if (ast.kind !== Kind.STRING) throw new GraphQLError(`${name} must be a string`);
       return check(ast.value);

@@ -37,6 +37,7 @@ import {
 } from 'graphql';
 import { type ClassType, getMetadataStorage } from 'type-graphql';
 import { AppError } from '../../common/errors/app-error';
+import { refusesOtherThan } from '../../common/scalars/value-list';
 import { PAGE_MAX, Pagination, SIZE_MAX } from '../../common/pagination/pagination';
 import { listSource } from '../../common/pagination/paged-query';
 import { validateArguments } from '../../common/validation/arguments';
@@ -123,8 +124,7 @@ function scalarSqlOf(scalar: GraphQLScalarType): ScalarSql | undefined {
 function enumSqlOf(type: GraphQLEnumType): ScalarSql | undefined {
   const values = type.getValues();
   if (values.some(({ name, value }) => name !== value)) return undefined;
-  const listed = values.map(({ name }) => `'${name}'`).join(', ');
-  return { refuses: (stored) => `not (${stored} = any (array[${listed}]::text[]))` };
+  return { refuses: refusesOtherThan(values.map(({ name }) => name)) };
 }
 
 /** A leaf type's SQL form (see ScalarSql). */
