@@ -4,7 +4,7 @@ import { actionRecordSql, recordAction } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
 import { findUserByUsername, lockUserRow } from '../accounts/users.service';
 import { findTitle } from '../catalog/catalog.service';
-import { clockHour } from '../comments/comment.service';
+import { clockHour } from '../common/hourly-window';
 import { hasPermissions, requirePermissions, type Permission } from '../common/auth/permissions';
 import { requireScopes, type Viewer } from '../accounts/session';
 import type { ActionType, TitleContentType } from '../common/enums';

@@ -5,7 +5,7 @@ import { recordAction } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
 import { findUserByUsername, lockUserRow } from '../accounts/users.service';
 import { requirePermissions } from '../common/auth/permissions';
-import { clockHour } from '../comments/comment.service';
+import { clockHour } from '../common/hourly-window';
 import { requireScopes, type Viewer } from '../accounts/session';
 import type { CollectionContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';

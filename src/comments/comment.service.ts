@@ -14,6 +14,7 @@ import { type CommentContent, COUNTED_TABLES, findCommentContent, PRIVATE_SQL } 
 import { isUuid } from '../common/validation/uuid';
 import { Comment, CommentVersion } from './comment.entity';
 import { cleanCommentText, type EditCommentInput, type WriteCommentInput } from './comment.types';
+import { clockHour } from '../common/hourly-window';
 
 const MAX_DEPTH = 5;
 const COMMENT_HOURLY_LIMIT = 100;
@@ -21,13 +22,6 @@ export const MAX_VERSIONS = 500;
 const REVIEWABLE = new Set<CommentContentType>(['anime', 'manga', 'novel']);
 const MENTION = /@([A-Za-z0-9_]+)/g;
 const MAX_MENTIONS = 10;
-
-/** Start of the UTC clock hour of `at`: the window of the hourly rate limits (§1.11). */
-export function clockHour(at = new Date()): Date {
-  const hour = new Date(at);
-  hour.setUTCMinutes(0, 0, 0);
-  return hour;
-}
 
 /**
  * The statement that adds `delta` to `total_replies` of every ancestor of `comment`,
