@@ -5,7 +5,7 @@ import { loadConfig } from '../config';
 import { openDatabase } from '../db/database';
 import { createOrm, migrate } from '../orm';
 import { createLogger } from '../logger';
-import { DemoPhaseError, describePhase, seedDemoData } from './demo-data';
+import { DEMO_SCALE, DEMO_SEED, DemoPhaseError, describePhase, seedDemoData } from './demo-data';
 
 /**
  * `npm run demo -- [--scale N] [--seed N]`: loads deterministic demo data into the
@@ -15,8 +15,8 @@ import { DemoPhaseError, describePhase, seedDemoData } from './demo-data';
  */
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { scale: { type: 'string' }, seed: { type: 'string' } } });
-  const scale = Number(values.scale ?? '1');
-  const seed = Number(values.seed ?? '20261122');
+  const scale = values.scale === undefined ? DEMO_SCALE : Number(values.scale);
+  const seed = values.seed === undefined ? DEMO_SEED : Number(values.seed);
   if (!(scale > 0) || !Number.isInteger(seed)) {
     console.error('Usage: npm run demo -- [--scale <positive number>] [--seed <integer>]');
     return 2;

@@ -80,6 +80,10 @@ function demoUsers(random: SeededRandom, scale: number, passwordHash: string) {
   return [...named, ...members];
 }
 
+/** The seed and scale of the demo data `npm start` and `npm run demo` load unless told otherwise. */
+export const DEMO_SEED = 20261122;
+export const DEMO_SCALE = 1;
+
 /**
  * Deterministic demo data, loaded in phases that each hold a bounded amount in memory
  * whatever the scale: the catalog goes through the importer part by part, the accounts
@@ -97,8 +101,8 @@ export async function seedDemoData(
   clientSecrets: ClientSecretBox,
   options: DemoDataOptions = {},
 ): Promise<void> {
-  const seed = options.seed ?? 20261122;
-  const scale = options.scale ?? 1;
+  const seed = options.seed ?? DEMO_SEED;
+  const scale = options.scale ?? DEMO_SCALE;
   const onPhase =
     options.onPhase ??
     ((report: DemoPhaseReport) =>

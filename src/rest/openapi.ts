@@ -265,7 +265,7 @@ function securityOf(route: RestRoute): unknown[] {
 }
 
 /** The route's own summary; the contract's paths are marked with their number, as the contract lists them. */
-export function summaryOf(route: RestRoute): string {
+function summaryOf(route: RestRoute): string {
   return route.contract === undefined ? route.summary : `Contract #${route.contract}: ${route.summary}`;
 }
 

@@ -12,12 +12,8 @@ import {
   TOKEN_PLACEHOLDER,
 } from '../../src/graphql/playground-examples';
 import { generateDemoCatalog } from '../../src/import/demo-catalog';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../../src/import/demo-data';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_SCALE, DEMO_SEED } from '../../src/import/demo-data';
 import { buildAppSchema } from '../../src/schema';
-
-/** The seed and scale `npm start` loads the demo data with (seedDemoData's defaults). */
-const DEMO_SEED = 20261122;
-const DEMO_SCALE = 1;
 
 describe('the playground examples', () => {
   let schema: GraphQLSchema;
