@@ -135,10 +135,10 @@ async function ensureTags(
 }
 
 /**
- * The statement that moves the tags' `content_count` (src/db/counters.ts): `removed`
- * lose 1, `added` gain 1; none when nothing moves. A write sends it last, in the round
- * trip of its other statements, so that the shared tags' rows stay locked only until
- * the commit that follows.
+ * The statements that move the tags' `content_count` (src/db/counters.ts): `removed`
+ * lose 1, `added` gain 1; none when nothing moves. A write sends them last, in the
+ * round trip of its other statements, so that the shared tags' rows stay locked only
+ * until the commit that follows; the last one answers the new counts.
  */
 function tagCountsMoveSql(change: {
   removed?: readonly Pick<TagRow, 'reference'>[];
@@ -148,10 +148,10 @@ function tagCountsMoveSql(change: {
   for (const tag of change.removed ?? []) deltas.set(tag.reference, (deltas.get(tag.reference) ?? 0) - 1);
   for (const tag of change.added ?? []) deltas.set(tag.reference, (deltas.get(tag.reference) ?? 0) + 1);
   const moved = deltasOf(deltas);
-  return moved ? [counterMoveSql('tag', 'content_count', moved)] : [];
+  return moved ? counterMoveSql('tag', 'content_count', moved) : [];
 }
 
-/** The tags' new counts, from the rows of {@link tagCountsMoveSql}'s statement (none sent: none moved). */
+/** The tags' new counts, from the rows of {@link tagCountsMoveSql}'s last statement (none sent: none moved). */
 const movedCounts = (rows: readonly Record<string, unknown>[] = []): Map<string, number> =>
   new Map(rows.map((row) => [String(row.reference), Number(row.value)]));
 
@@ -256,7 +256,7 @@ export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleI
       at,
     );
     // In one statement: the links' and attachments' key checks see the article it inserts.
-    const [[row], moved] = await executeInOrder(tx, [
+    const [[row], ...moves] = await executeInOrder(tx, [
       withEffects(write, [
         ...linkTagsSql(reference, tags),
         ...attachSql(reference, attachments),
@@ -265,7 +265,7 @@ export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleI
       ...tagCountsMoveSql({ added: tags }),
     ]);
     const article = mapEntityRow(tx, Article, row, 'a')!;
-    return { article, tags: tagRows(article, tags, movedCounts(moved)), callerVote: 0 };
+    return { article, tags: tagRows(article, tags, movedCounts(moves.at(-1))), callerVote: 0 };
   });
 }
 
@@ -459,7 +459,7 @@ export function updateArticle(
       article.draft && !draft ? at : article.created,
       article.reference,
     );
-    const [[row], moved] = await executeInOrder(tx, [
+    const [[row], ...moves] = await executeInOrder(tx, [
       withEffects(write, effects),
       ...tagCountsMoveSql({
         removed: oldTags.filter((tag) => !newNames.includes(tag.name)),
@@ -468,7 +468,7 @@ export function updateArticle(
     ]);
     // The stored values become the managed article's: nothing is left for a flush to write.
     const saved = mapEntityRow(tx, Article, row, 'a')!;
-    return { article: saved, tags: tagRows(saved, newTags, movedCounts(moved)), callerVote };
+    return { article: saved, tags: tagRows(saved, newTags, movedCounts(moves.at(-1))), callerVote };
   });
 }
 

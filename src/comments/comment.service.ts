@@ -24,11 +24,11 @@ const MENTION = /@([A-Za-z0-9_]+)/g;
 const MAX_MENTIONS = 10;
 
 /**
- * The statement that adds `delta` to `total_replies` of every ancestor of `comment`,
+ * The statements that add `delta` to `total_replies` of every ancestor of `comment`,
  * locking the comment itself (unchanged here) and its ancestors in key order first
  * (src/db/counters.ts): writes in one thread then take their row locks in one order.
  */
-function repliesAboveMoveSql(comment: string, delta: number): SqlFragment {
+function repliesAboveMoveSql(comment: string, delta: number): SqlFragment[] {
   return counterMoveSql('comment', 'total_replies', {
     sql: `with recursive up (reference, parent_reference, delta) as (
             select reference, parent_reference, 0 from comment where reference = ?
@@ -268,7 +268,7 @@ export function writeComment(
         review_recommendation: review,
         review_score: reviewScore,
       }),
-      ...(parent ? [repliesAboveMoveSql(draft.reference, 1)] : []),
+      ...(parent ? repliesAboveMoveSql(draft.reference, 1) : []),
       ...(contentCount ? [contentCount] : []),
       ...(notifications.insert ? [notifications.insert] : []),
       actionRecordSql(user, 'comment_write', draft.reference),
@@ -404,7 +404,7 @@ export function hideComment(em: EntityManager, viewer: Viewer, reference: string
     // counts must move once): this one's update then finds it hidden and refuses, which
     // undoes its move (its transaction, or its savepoint among several root fields).
     // All in one round trip; the refusal undoes the statements after the update too.
-    const moves = comment.parent ? [repliesAboveMoveSql(comment.reference, -1)] : [];
+    const moves = comment.parent ? repliesAboveMoveSql(comment.reference, -1) : [];
     const contentCount = commentsCountSql(comment.content_type, comment.content_reference, -1);
     const results = await executeInOrder(tx, [
       ...moves,

@@ -83,7 +83,8 @@ describe('#5 POST /articles/create', () => {
         if (statement.includes('from action_record')) return 'rate count';
         if (statement.includes('from tag where name')) return 'tags';
         if (statement.includes('from "article"')) return 'slug taken';
-        if (statement.startsWith('with delta')) return 'tag counts';
+        if (statement.startsWith('with delta'))
+          return statement.includes('for no key update') ? 'tag counts locked' : 'tag counts';
         if (statement.startsWith('with written as (insert into article')) return 'article, links, action';
         return undefined;
       },
@@ -96,7 +97,7 @@ describe('#5 POST /articles/create', () => {
       'insert', // the new tag `manga`
       'tags',
       'slug taken',
-      'article, links, action+tag counts',
+      'article, links, action+tag counts locked+tag counts',
       'commit',
     ]);
   });
@@ -460,9 +461,9 @@ describe('#4 PUT /articles/{slug}', () => {
         ),
       ).toEqual([]);
       // None repeats per tag. One read of the article's tags, the body's tags, its
-      // attachments and the rate count, then one write (with the counts' move after it, in
-      // its round trip, when tags changed); changed tags add the new ones' insert and look-up.
-      const changed = ['insert', 'select', 'with+with'];
+      // attachments and the rate count, then one write (with the counts' lock and move after
+      // it, in its round trip, when tags changed); changed tags add the new ones' insert and look-up.
+      const changed = ['insert', 'select', 'with+with+with'];
       expect({ tags, kinds }).toEqual({
         tags,
         kinds: [

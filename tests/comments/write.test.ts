@@ -156,7 +156,8 @@ describe('PUT /comments/{content_type}/{slug}', () => {
           if (statement.startsWith('select count(*) as recent')) return 'hourly count';
           if (statement.startsWith('with written as (insert into comment')) return 'write';
           if (statement.includes('from comment c join "user" u')) return 'comment look-up';
-          if (statement.startsWith('with delta')) return 'replies above';
+          if (statement.startsWith('with delta'))
+            return statement.includes('for no key update') ? 'replies above locked' : 'replies above';
           if (statement.includes('from notification where')) return 'notification look-up';
           if (statement.startsWith('insert into notification')) return 'notification';
           if (statement.startsWith('insert into action_record')) return 'action';
@@ -169,21 +170,22 @@ describe('PUT /comments/{content_type}/{slug}', () => {
     const [root] = await t.orm.em.fork().find(Comment, {});
     const reply = await kinds({ text: 'A reply to myself', parent: root.reference });
     // The reply's parent comes with the hourly count; its writes go in one round trip
-    // (the replies above it, then its content's count); replying to oneself notifies no one.
+    // (the replies above it, locked then moved, then its content's count); replying to
+    // oneself notifies no one.
     expect(reply).toEqual([
       'token',
       'begin+content',
       'hourly count+comment look-up',
-      'write+replies above+update+action',
+      'write+replies above locked+replies above+update+action',
       'commit',
     ]);
-    // A hide: the comment, then in one round trip the replies above it, the hide
+    // A hide: the comment, then in one round trip the replies above it (locked, moved), the hide
     // (refused when already hidden), the content's count and the action record.
     const [written] = await t.orm.em.fork().find(Comment, { depth: 2 });
     expect(await kinds(written.reference)).toEqual([
       'token',
       'begin+comment look-up',
-      'replies above+hide+update+action',
+      'replies above locked+replies above+hide+update+action',
       'commit',
     ]);
   });
