@@ -22,6 +22,7 @@ import { type NotificationFeed, startLiveNotifications } from './notifications/l
 import { graphqlDoor } from './graphql/graphql-door';
 import { playgroundRouter } from './graphql/playground';
 import { contextOf, type Handler, headerOf, sendRequestError, setContext } from './http';
+import { Admission } from './http/admission';
 import { compressAnswers, httpLayer } from './http/layer';
 import { healthChecks } from './http/health';
 import { methodsHandler } from './http/methods';
@@ -116,6 +117,7 @@ export async function buildApp({
   const table = new RouteTable(routes);
   const rateLimit = createRateLimit(config, log, table);
   const cors = corsMiddleware(config);
+  const admission = new Admission(config.maxActiveRequests);
 
   // What express serves: the playground and the docs. The cross-cutting steps run
   // before, in the HTTP layer, once per request.
@@ -141,9 +143,10 @@ export async function buildApp({
     rest: restRouter(
       table,
       new OperationRunner(schema, checks.limits, orm.getMetadata()),
+      admission,
       config.cacheMaxAgeSeconds,
     ),
-    graphql: graphqlDoor(apollo),
+    graphql: graphqlDoor(apollo, admission),
     // express passes what it does not serve, and its errors, on to the layer.
     others: (req, res, next) => app(req as express.Request, res as express.Response, next),
   });

@@ -46,6 +46,8 @@ export interface Config {
    * 1: this process serves, with no workers.
    */
   readonly webConcurrency: number;
+  /** How many requests run their operation at once; the others wait in turn (src/http/admission.ts). 0: no limit. */
+  readonly maxActiveRequests: number;
   /** How long opening a database connection may take; below `requestTimeoutMs`. */
   readonly databaseConnectTimeoutMs: number;
   /** How long a request may wait for a pooled database connection; below `requestTimeoutMs`. */
@@ -402,6 +404,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs,
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 0, 0, 1000),
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
+    maxActiveRequests: integer(env, 'MAX_ACTIVE_REQUESTS', 16, 0, 100000),
     ...databaseTimeouts(env, requestTimeoutMs),
     graphqlMaxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
     graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 1, 100000000),

@@ -14,6 +14,7 @@ import {
   sendRendered,
   sendRequestError,
 } from '../http';
+import type { Admission } from '../http/admission';
 
 /** A browser navigating to `/graphql` (it prefers HTML): the playground's, not Apollo's. */
 export function wantsPlayground(req: IncomingMessage): boolean {
@@ -34,9 +35,10 @@ function headersOf(req: IncomingMessage): HeaderMap {
  * The `/graphql` door: Apollo Server answers GraphQL over HTTP (GET and POST) through
  * its integration API (`executeHTTPGraphQLRequest`), on Node's own request and response,
  * as the REST door answers its paths; the layer's steps (src/http/layer.ts) ran before.
- * A browser's page request goes on to the playground.
+ * A request runs once admitted (src/http/admission.ts), its body read. A browser's page
+ * request goes on to the playground.
  */
-export function graphqlDoor(apollo: ApolloServer<RequestContext>): Handler {
+export function graphqlDoor(apollo: ApolloServer<RequestContext>, admission: Admission): Handler {
   const readBody = readJsonBody((req, res) => sendRequestError(req, res, validationError('body')));
 
   const answer = async (req: IncomingMessage, res: Parameters<Handler>[1], body: unknown): Promise<void> => {
@@ -68,10 +70,10 @@ export function graphqlDoor(apollo: ApolloServer<RequestContext>): Handler {
 
   return (req, res, next) => {
     if (pathOf(req) !== '/graphql' || wantsPlayground(req)) return next();
-    if (req.method !== 'POST') return answer(req, res, {});
+    if (req.method !== 'POST') return admission.run(res, () => answer(req, res, {})).catch(next);
     return readBody(req, res, (error) => {
       if (error) next(error);
-      else answer(req, res, bodyOf(req)).catch(next);
+      else admission.run(res, () => answer(req, res, bodyOf(req))).catch(next);
     });
   };
 }

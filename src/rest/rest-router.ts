@@ -11,6 +11,7 @@ import {
   sendError,
   sendJsonText,
 } from '../http';
+import type { Admission } from '../http/admission';
 import { cacheHeaders } from '../http/caching';
 import { validateRouteInput } from './input-validation';
 import type { RestRoute, RouteInput } from './route';
@@ -55,12 +56,21 @@ type RouteHandler = (
   params: Record<string, string>,
 ) => void;
 
-/** One route's handling: cache headers for a GET, the JSON body where it takes one, then its operation. */
-function routeHandler(route: RestRoute, runner: OperationRunner, cacheMaxAgeSeconds: number): RouteHandler {
+/**
+ * One route's handling: cache headers for a GET, the JSON body where it takes one, then
+ * its operation, once admitted.
+ */
+function routeHandler(
+  route: RestRoute,
+  runner: OperationRunner,
+  admission: Admission,
+  cacheMaxAgeSeconds: number,
+): RouteHandler {
   const operation = runner.prepare(route.document, route.rootField);
   const setCacheHeaders = route.method === 'GET' ? cacheHeaders(route, cacheMaxAgeSeconds) : undefined;
   return (req, res, next, params) => {
-    const run = () => runRoute(route, operation, runner, req, res, params).catch(next);
+    const run = () =>
+      admission.run(res, () => runRoute(route, operation, runner, req, res, params)).catch(next);
     setCacheHeaders?.(req, res);
     if (!route.body) return void run();
     // An oversized body is passed on, to the app's error handler (413).
@@ -72,9 +82,14 @@ function routeHandler(route: RestRoute, runner: OperationRunner, cacheMaxAgeSeco
  * The REST router: every route of the table, found by one look-up (literal segments win
  * over parameters); other methods of its paths were answered before (src/http/methods.ts).
  */
-export function restRouter(table: RouteTable, runner: OperationRunner, cacheMaxAgeSeconds: number): Handler {
+export function restRouter(
+  table: RouteTable,
+  runner: OperationRunner,
+  admission: Admission,
+  cacheMaxAgeSeconds: number,
+): Handler {
   const handlers = new Map(
-    table.routes.map((route) => [route, routeHandler(route, runner, cacheMaxAgeSeconds)]),
+    table.routes.map((route) => [route, routeHandler(route, runner, admission, cacheMaxAgeSeconds)]),
   );
   return (req, res, next) => {
     const match = table.matchRequest(req);
