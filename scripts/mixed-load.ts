@@ -26,6 +26,10 @@ import { startService } from './bench-service';
  * HTTP 5xx, any acknowledged write missing or wrong, or any counter that disagrees
  * with the rows it counts.
  *
+ * The first MIXED_WARMUP_SECONDS (default 15) of the load are not timed: the service's
+ * code is still being compiled and its pools filled, so those answers would measure a
+ * start, not the steady load. Their writes are checked, and their faults counted, all the same.
+ *
  * DATABASE_URL names the server (the database `catalog_mixed` is used on it, demo data
  * loaded once at MIXED_SCALE); unset, an embedded PostgreSQL under .data/. MIXED_SECONDS
  * (default 180) and MIXED_CONNECTIONS (default 64) size the run.
@@ -39,6 +43,7 @@ import { startService } from './bench-service';
  * judges this checkout alone; the revision's faults are printed with its run.
  */
 const SECONDS = Number(process.env.MIXED_SECONDS ?? '180');
+const WARMUP_SECONDS = Number(process.env.MIXED_WARMUP_SECONDS ?? '15');
 const CONNECTIONS = Number(process.env.MIXED_CONNECTIONS ?? '64');
 const SCALE = Number(process.env.MIXED_SCALE ?? '1');
 const BASELINE = process.env.MIXED_BASELINE;
@@ -99,8 +104,22 @@ class Stats {
   private readonly routes = new Map<string, { latencies: number[]; statuses: Map<number, number> }>();
   readonly serverErrors: string[] = [];
   readonly refusals = new Map<string, string>();
+  /** Requests sent from now on are timed and counted; before, only their faults are. */
+  measuring = false;
+  private warmUpFiveHundreds = 0;
 
-  record(route: string, outcome: Outcome, body: string): void {
+  /** `measured`: the request was sent while {@link measuring}. */
+  record(route: string, outcome: Outcome, body: string, measured: boolean): void {
+    if (outcome.status >= 500 && this.serverErrors.length < 20)
+      this.serverErrors.push(`${route}: ${outcome.status} ${body.slice(0, 300)}`);
+    // The first answer of each refusal, to tell an expected one (a rate limit) from a fault of the load.
+    const refusal = `${route} ${outcome.status}`;
+    if (outcome.status >= 400 && outcome.status < 500 && !this.refusals.has(refusal))
+      this.refusals.set(refusal, body.slice(0, 200));
+    if (!measured) {
+      if (outcome.status >= 500) this.warmUpFiveHundreds += 1;
+      return;
+    }
     let entry = this.routes.get(route);
     if (!entry) {
       entry = { latencies: [], statuses: new Map() };
@@ -108,12 +127,6 @@ class Stats {
     }
     entry.latencies.push(outcome.ms);
     entry.statuses.set(outcome.status, (entry.statuses.get(outcome.status) ?? 0) + 1);
-    if (outcome.status >= 500 && this.serverErrors.length < 20)
-      this.serverErrors.push(`${route}: ${outcome.status} ${body.slice(0, 300)}`);
-    // The first answer of each refusal, to tell an expected one (a rate limit) from a fault of the load.
-    const refusal = `${route} ${outcome.status}`;
-    if (outcome.status >= 400 && outcome.status < 500 && !this.refusals.has(refusal))
-      this.refusals.set(refusal, body.slice(0, 200));
   }
 
   get total(): number {
@@ -122,8 +135,9 @@ class Stats {
     return total;
   }
 
+  /** Server errors of the whole load, warm-up included. */
   get fiveHundreds(): number {
-    let count = 0;
+    let count = this.warmUpFiveHundreds;
     for (const { statuses } of this.routes.values())
       for (const [status, n] of statuses) if (status >= 500) count += n;
     return count;
@@ -318,8 +332,9 @@ async function client(
   deadline: number,
 ): Promise<void> {
   const call = async (route: string, method: string, path: string, body?: unknown, token?: string) => {
+    const measured = stats.measuring;
     const answer = await send(port, method, path, body, token);
-    stats.record(route, answer, answer.text);
+    stats.record(route, answer, answer.text, measured);
     return answer;
   };
   const graphql = (route: string, query: string, variables: object, token?: string) =>
@@ -674,9 +689,18 @@ async function runLoad(checkout: string, url: string): Promise<LoadResult> {
       ack.comments.set(reference, { hidden: false, author: user.reference });
     }
     const stats = new Stats();
-    const cpuBefore = cpuTicks(service.pid);
-    const started = Date.now();
-    const deadline = started + SECONDS * 1000;
+    let cpuBefore: ReturnType<typeof cpuTicks>;
+    let started = Date.now();
+    const startMeasuring = () => {
+      cpuBefore = cpuTicks(service?.pid);
+      started = Date.now();
+      stats.measuring = true;
+    };
+    const deadline = started + (WARMUP_SECONDS + SECONDS) * 1000;
+    if (WARMUP_SECONDS > 0) {
+      console.log(`warming up for ${WARMUP_SECONDS} s (not timed) ...`);
+      setTimeout(startMeasuring, WARMUP_SECONDS * 1000);
+    } else startMeasuring();
     await Promise.all(
       users.map((me) =>
         client(
