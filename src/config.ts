@@ -404,7 +404,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs,
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 0, 0, 1000),
     webConcurrency: integer(env, 'WEB_CONCURRENCY', 1, 1, 64),
-    maxActiveRequests: integer(env, 'MAX_ACTIVE_REQUESTS', 16, 0, 100000),
+    maxActiveRequests: integer(env, 'MAX_ACTIVE_REQUESTS', 8, 0, 100000),
     ...databaseTimeouts(env, requestTimeoutMs),
     graphqlMaxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
     graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 1, 100000000),

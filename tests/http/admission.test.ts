@@ -104,7 +104,7 @@ describe('Admission', () => {
 
 describe('MAX_ACTIVE_REQUESTS', () => {
   it('defaults to 16, takes 0 for no limit, and refuses what is not a count', () => {
-    expect(loadConfig({}).maxActiveRequests).toBe(16);
+    expect(loadConfig({}).maxActiveRequests).toBe(8);
     expect(loadConfig({ MAX_ACTIVE_REQUESTS: '0' }).maxActiveRequests).toBe(0);
     expect(() => loadConfig({ MAX_ACTIVE_REQUESTS: '-1' })).toThrow(/MAX_ACTIVE_REQUESTS must be an integer/);
     expect(() => loadConfig({ MAX_ACTIVE_REQUESTS: 'many' })).toThrow(
