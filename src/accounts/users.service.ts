@@ -2,7 +2,7 @@ import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../common/errors/app-error';
 import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
-import { sql } from '../db/sql';
+import { sql, type SqlFragment } from '../db/sql';
 import type { SqlSubject } from '../graphql/sql-plan/fields';
 import { User } from './user.entity';
 
@@ -45,5 +45,10 @@ export async function findUserByUsername(em: EntityManager, username: string): P
  * to the user (a follow, a notification) meanwhile.
  */
 export async function lockUserRow(em: EntityManager, reference: string): Promise<void> {
-  await em.execute('select 1 from "user" where reference = ? for no key update', [reference]);
+  const lock = lockUserRowSql(reference);
+  await em.execute(lock.sql, lock.params);
 }
+
+/** The statement of {@link lockUserRow}, to send with the statements that rely on the lock. */
+export const lockUserRowSql = (reference: string): SqlFragment =>
+  sql('select 1 from "user" where reference = ? for no key update', reference);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { actionRecordSql, recordAction } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
-import { findUserByUsername, lockUserRow } from '../accounts/users.service';
+import { findUserByUsername, lockUserRowSql } from '../accounts/users.service';
 import { findTitle } from '../catalog/catalog.service';
 import { clockHour } from '../common/hourly-window';
 import { hasPermissions, requirePermissions, type Permission } from '../common/auth/permissions';
@@ -17,7 +17,7 @@ import { executeInOrder, sql, type SqlFragment, withEffects } from '../db/sql';
 import { Article, Attachment, type Tag } from './article.entity';
 import type { ArticleInput, ArticleListInput, ArticleSortField } from './article.types';
 import { buildPreview, imageUrls } from './document';
-import { generateSlug } from './slug';
+import { generateSlug, slugCandidate } from './slug';
 import { likeLiteral } from '../common/like';
 import { readConnection } from '../db/entity-manager';
 import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
@@ -46,15 +46,19 @@ function checkRateLimit(viewer: Viewer, count: number, limit: number): void {
   if (!STAFF.has(viewer.user.role) && count > limit) throw new AppError('system:rate_limit');
 }
 
-/** The caller's actions of `type` this clock hour; none are counted for staff, whom no limit holds. */
-async function actionsThisHour(em: EntityManager, viewer: Viewer, type: ActionType): Promise<number> {
-  if (STAFF.has(viewer.user.role)) return 0;
-  const [{ count }] = await em.execute<{ count: string }[]>(
-    'select count(*) as count from action_record where user_reference = ? and type = ? and created >= ?',
-    [viewer.user.reference, type, clockHour()],
-  );
-  return Number(count);
-}
+/**
+ * The count (`count`) of the caller's actions of `type` this clock hour; 0 for staff,
+ * whom no limit holds (and who may have written thousands).
+ */
+const actionsThisHourSql = (viewer: Viewer, type: ActionType): SqlFragment =>
+  STAFF.has(viewer.user.role)
+    ? sql('select 0 as count')
+    : sql(
+        'select count(*) as count from action_record where user_reference = ? and type = ? and created >= ?',
+        viewer.user.reference,
+        type,
+        clockHour(),
+      );
 
 /**
  * The images rule (#4, #5): distinct `url`s, each the image base URL + the path of an
@@ -105,11 +109,16 @@ type TagRow = Pick<Tag, 'reference' | 'name' | 'content_count'>;
 /** The tags of these names that exist, in no order: one statement, no entities. */
 async function tagsNamed(em: EntityManager, names: readonly string[]): Promise<TagRow[]> {
   if (names.length === 0) return [];
-  return em.execute<TagRow[]>(
-    'select reference, name, content_count from tag where name in (select jsonb_array_elements_text(?::jsonb))',
-    [JSON.stringify(names)],
-  );
+  const statement = tagsNamedSql(names);
+  return em.execute<TagRow[]>(statement.sql, statement.params);
 }
+
+/** The statement of {@link tagsNamed}; for no names it finds none. */
+const tagsNamedSql = (names: readonly string[]): SqlFragment =>
+  sql(
+    'select reference, name, content_count from tag where name in (select jsonb_array_elements_text(?::jsonb))',
+    JSON.stringify(names),
+  );
 
 /**
  * The tags by name, in the given order, creating the missing ones (with `content_count`
@@ -226,16 +235,25 @@ export function createArticle(em: EntityManager, viewer: Viewer, input: ArticleI
   return em.transactional(async (tx) => {
     requireArticlePermissions(viewer, 'article:create', 'create:article');
     requireBodyPermissions(viewer, input);
-    await lockUserRow(tx, viewer.user.reference);
-    checkRateLimit(viewer, await actionsThisHour(tx, viewer, 'article_create'), CREATE_LIMIT);
+    const names = distinctTags(input.tags);
+    const candidate = slugCandidate(input.title);
+    // One round trip: the user's row locked first (so the hourly count cannot be raced),
+    // then what the write needs that no rule below can refuse.
+    const [, [{ count }], found, [{ taken }]] = await executeInOrder(tx, [
+      lockUserRowSql(viewer.user.reference),
+      actionsThisHourSql(viewer, 'article_create'),
+      tagsNamedSql(names),
+      sql('select exists (select 1 from "article" where slug = ?) as taken', candidate),
+    ]);
+    checkRateLimit(viewer, Number(count), CREATE_LIMIT);
     const attachments = await checkImages(tx, input.document, viewer.user.reference, null);
     const content = await findContent(tx, input);
 
     const at = new Date();
     const reference = randomUUID();
-    const names = distinctTags(input.tags);
-    const tags = await ensureTags(tx, names, await tagsNamed(tx, names));
-    const slug = await generateSlug(input.title, slugTaken(tx));
+    const tags = await ensureTags(tx, names, found as TagRow[]);
+    // A collision of the random suffix is rare: fresh candidates then, one look-up each.
+    const slug = taken ? await generateSlug(input.title, slugTaken(tx)) : candidate;
     const write = sql(
       `insert into article as a (reference, slug, author_reference, title, category, draft, trusted, document,
           preview, content_type, content_reference, vote_score, views, comments_count, deleted, created, updated)

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { ActionRecord } from '../../src/accounts/action-record.entity';
 import type { User } from '../../src/accounts/user.entity';
 import { Article, Attachment } from '../../src/articles/article.entity';
@@ -73,7 +74,7 @@ describe('#5 POST /articles/create', () => {
     expect(actions.map((a) => a.type)).toEqual(['article_create']);
   });
 
-  it('writes the article, its tag links and its action record in one statement, and the tag counts after it in the same round trip; the answer looks nothing up', async () => {
+  it('reads what the write needs in one round trip with the user row locked, writes the article, its tag links and its action record in one statement, and the tag counts after it in the same round trip; the answer looks nothing up', async () => {
     const { as } = await caller();
     await create(articleBody({ tags: ['anime'] }), as); // the token's first use slides its expiry
     const kinds = await t.queries.kinds(
@@ -91,15 +92,28 @@ describe('#5 POST /articles/create', () => {
     );
     expect(kinds).toEqual([
       'token',
-      'begin+user, locked',
-      'rate count',
-      'tags',
+      'begin+user, locked+rate count+tags+slug taken',
       'insert', // the new tag `manga`
       'tags',
-      'slug taken',
       'article, links, action+tag counts locked+tag counts',
       'commit',
     ]);
+  });
+
+  it('gives a fresh slug when the random suffix of the first one is taken', async () => {
+    const { as } = await caller();
+    const first = await create(articleBody({ title: 'Same title' }), as);
+    const suffix = Buffer.from(String(first.body.slug).slice(-6), 'hex');
+    // The next article's first candidate is the first one's slug.
+    const random = jest.spyOn(crypto, 'randomBytes').mockImplementationOnce(() => suffix);
+    try {
+      const second = await create(articleBody({ title: 'Same title' }), as);
+      expect(second.status).toBe(200);
+      expect(second.body.slug).toMatch(/^same-title-[0-9a-f]{6}$/);
+      expect(second.body.slug).not.toBe(first.body.slug);
+    } finally {
+      random.mockRestore();
+    }
   });
 
   it('answers exactly the contract Article keys', async () => {
