@@ -54,7 +54,10 @@ export function slugBase(title: string): string {
 }
 
 /** `<base>-<6 random hex>` (just the suffix when the base is empty). */
-export function slugCandidate(title: string, random: () => string = () => randomBytes(3).toString('hex')): string {
+export function slugCandidate(
+  title: string,
+  random: () => string = () => randomBytes(3).toString('hex'),
+): string {
   const base = slugBase(title);
   return base ? `${base}-${random()}` : random();
 }
