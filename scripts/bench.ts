@@ -697,7 +697,7 @@ async function inspect(url: string, list: Scenario[]) {
         'en',
         log,
         undefined,
-        createAccountServices(config, log),
+        createAccountServices(config, log, openClientSecretBox(config)),
         undefined,
       );
       const { text, values } = numbered(await plan.statement(ctx, variables));

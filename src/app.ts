@@ -7,6 +7,7 @@ import express from 'express';
 import type { Logger } from 'pino';
 import { type AccountServices, createAccountServices } from './accounts/account-services';
 import type { ClientSecretBox } from './clients/client-secret-box';
+import { openClientSecretBox } from './clients/client-secret-keys';
 import { AppError, languageOf } from './common/errors/app-error';
 import { formatGraphQLError } from './common/errors/render';
 import type { Config } from './config';
@@ -86,9 +87,9 @@ export async function buildApp({
   log,
   routes = restRoutes,
   mailer,
-  clientSecrets,
+  clientSecrets = openClientSecretBox(config, { onGenerated: (message) => log.warn(message) }),
 }: AppDependencies): Promise<App> {
-  const accounts = createAccountServices(config, log, mailer, clientSecrets);
+  const accounts = createAccountServices(config, log, clientSecrets, mailer);
   const checks = new OperationChecks(graphqlLimitsOf(config));
   // Built once: Apollo executes it, the OpenAPI document is derived from it.
   const schema = await buildAppSchema();

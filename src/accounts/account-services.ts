@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { ClientSecretBox } from '../clients/client-secret-box';
-import { openClientSecretBox } from '../clients/client-secret-keys';
 import type { Config } from '../config';
 import { createMailer, type Mailer } from '../mail/mailer';
 import { captchaVerifier, type CaptchaVerifier } from './captcha';
@@ -27,10 +26,8 @@ export interface AccountServices {
 export function createAccountServices(
   config: Config,
   log: Logger,
+  clientSecrets: ClientSecretBox,
   mailer: Mailer = createMailer(config, log),
-  clientSecrets: ClientSecretBox = openClientSecretBox(config, {
-    onGenerated: (message) => log.warn(message),
-  }),
 ): AccountServices {
   return {
     mailer,

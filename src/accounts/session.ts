@@ -1,7 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityClass, EntityManager } from '@mikro-orm/postgresql';
 import { AuthToken } from './auth-token.entity';
 import { User } from './user.entity';
-import { Client } from '../clients/client.entity';
+import type { Client } from '../clients/client.entity';
 import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
 import { queryRows, sql } from '../db/sql';
 import { AppError } from '../common/errors/app-error';
@@ -21,12 +21,21 @@ export const TOKEN_SLIDING_LIFETIME_MS = 30 * DAY_MS;
 const SLIDE_SLACK_MS = 5 * 60 * 1000;
 const LAST_ACTIVE_STEP_MS = 5 * 60 * 1000;
 
+/**
+ * The entity a token's `client` points to, from the ORM's metadata: the clients domain
+ * sits above accounts (a client belongs to a user), so accounts do not import it.
+ */
+function clientEntity(em: EntityManager): EntityClass<Client> {
+  return em.getMetadata().get<AuthToken>(AuthToken.name).properties.client.targetMeta!
+    .class as EntityClass<Client>;
+}
+
 /** The token look-up (a hot path: every request with a token). */
 function tokenLookUp(em: EntityManager): string {
   return statementText(
     em,
     'auth:token',
-    () => `select ${entityColumns(em, AuthToken, 't')}, ${entityColumns(em, User, 'u')}, ${entityColumns(em, Client, 'c')}
+    () => `select ${entityColumns(em, AuthToken, 't')}, ${entityColumns(em, User, 'u')}, ${entityColumns(em, clientEntity(em), 'c')}
       from auth_token t join "user" u on u.reference = t.user_reference
       left join client c on c.reference = t.client_reference
       where t.secret_hash = ?`,
@@ -135,7 +144,7 @@ export class AuthSession {
       : await queryRows<Record<string, unknown>>(em, sql(tokenLookUp(em), secretHash));
     if (!row) return null;
     mapEntityRow(em, User, row, 'u');
-    mapEntityRow(em, Client, row, 'c');
+    mapEntityRow(em, clientEntity(em), row, 'c');
     return mapEntityRow(em, AuthToken, row, 't');
   }
 
