@@ -16,12 +16,38 @@ import { clientRoutes } from './clients/clients.routes';
 import { collectionRoutes } from './collections/collections.routes';
 import { articleAndVoteRoutes } from './articles/article.routes';
 import { commentRoutes } from './comments/comment.routes';
+import { accountFragments } from './accounts/accounts.fragments';
+import { articleFragments } from './articles/article.fragments';
+import { catalogFragments } from './catalog/catalog.fragments';
+import { characterFragments } from './characters/characters.fragments';
+import { clientFragments } from './clients/clients.fragments';
+import { collectionFragments } from './collections/collections.fragments';
+import { commentFragments } from './comments/comment.fragments';
+import { listFragments } from './lists/list.fragments';
+import { notificationFragments } from './notifications/notification.fragments';
+import { peopleFragments } from './people/people.fragments';
+import { FragmentLibrary } from './rest/fragments';
 import type { RestRoute } from './rest/route';
+
+/** Every domain's contract resources, which the routes' documents spread by name. */
+export const restFragments = new FragmentLibrary([
+  ...accountFragments,
+  ...catalogFragments,
+  ...listFragments,
+  ...peopleFragments,
+  ...characterFragments,
+  ...notificationFragments,
+  ...clientFragments,
+  ...collectionFragments,
+  ...articleFragments,
+  ...commentFragments,
+]);
 
 /**
  * The route table: every REST path, the contract's (numbered) and the supporting
  * ones. Each domain declares its rows next to its resolvers; each row runs the
- * GraphQL operation a frontend would send and answers `data[rootField]`.
+ * GraphQL operation a frontend would send and answers `data[rootField]`, its
+ * document completed with the fragments it spreads.
  */
 export const restRoutes: readonly RestRoute[] = [
   ...catalogRoutes,
@@ -42,4 +68,4 @@ export const restRoutes: readonly RestRoute[] = [
   ...commentRoutes,
   ...collectionRoutes,
   ...articleAndVoteRoutes,
-];
+].map((route) => ({ ...route, document: restFragments.complete(route.document) }));

@@ -16,6 +16,9 @@ import { RandomReadResolver } from './lists/random-read.resolver';
 import { ReadResolver } from './lists/read.resolver';
 import { WatchResolver } from './lists/watch.resolver';
 import { CreditResolver } from './people/credit.resolver';
+import { MangaAuthorsResolver, NovelAuthorsResolver } from './people/title-authors.resolver';
+import { AnimeWatchResolver, MangaReadResolver, NovelReadResolver } from './lists/title-entries.resolver';
+import { MangaStatsResolver } from './lists/manga-stats';
 import { PersonMangaResolver } from './people/person-manga.resolver';
 import { CatalogListResolver } from './catalog/catalog-list.resolver';
 import { NovelSearchResolver } from './catalog/novel-search.resolver';
@@ -32,6 +35,12 @@ const resolvers: NonEmptyArray<ClassType> = [
   AnimeResolver,
   MangaResolver,
   NovelResolver,
+  MangaAuthorsResolver,
+  NovelAuthorsResolver,
+  AnimeWatchResolver,
+  MangaReadResolver,
+  NovelReadResolver,
+  MangaStatsResolver,
   CreditResolver,
   CharactersResolver,
   FranchiseResolver,

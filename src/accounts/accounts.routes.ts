@@ -1,7 +1,5 @@
-import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { uuidParam } from '../rest/schemas';
-import { TokenResponseFields, UserFields } from './accounts.fragments';
 import { ACTIVATION_BODY, LOGIN_BODY, SIGNUP_BODY } from './accounts.types';
 
 /** Accounts and first-party tokens (semantics §3.1) and #1. */
@@ -17,10 +15,7 @@ export const accountRoutes: RestRoute[] = [
     params: {},
     body: SIGNUP_BODY,
     rootField: 'signup',
-    document: documentOf(
-      `mutation Signup($input: SignupInput!) { signup(input: $input) { ...TokenResponseFields } }`,
-      TokenResponseFields,
-    ),
+    document: `mutation Signup($input: SignupInput!) { signup(input: $input) { ...TokenResponseFields } }`,
   },
   {
     method: 'POST',
@@ -33,10 +28,7 @@ export const accountRoutes: RestRoute[] = [
     params: {},
     body: LOGIN_BODY,
     rootField: 'login',
-    document: documentOf(
-      `mutation Login($input: LoginInput!) { login(input: $input) { ...TokenResponseFields } }`,
-      TokenResponseFields,
-    ),
+    document: `mutation Login($input: LoginInput!) { login(input: $input) { ...TokenResponseFields } }`,
   },
   {
     method: 'POST',
@@ -48,10 +40,7 @@ export const accountRoutes: RestRoute[] = [
     params: {},
     body: ACTIVATION_BODY,
     rootField: 'activate',
-    document: documentOf(
-      `mutation Activate($input: ActivationInput!) { activate(input: $input) { ...TokenResponseFields } }`,
-      TokenResponseFields,
-    ),
+    document: `mutation Activate($input: ActivationInput!) { activate(input: $input) { ...TokenResponseFields } }`,
   },
   {
     // No body: one sent anyway is not even parsed (§2 #1, §7.5).
@@ -64,7 +53,7 @@ export const accountRoutes: RestRoute[] = [
     auth: 'required',
     params: {},
     rootField: 'resendActivation',
-    document: documentOf(`mutation ResendActivation { resendActivation { ...UserFields } }`, UserFields),
+    document: `mutation ResendActivation { resendActivation { ...UserFields } }`,
   },
   {
     method: 'DELETE',

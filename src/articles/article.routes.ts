@@ -1,25 +1,7 @@
-import { UserFields } from '../accounts/accounts.fragments';
-import { documentOf, fragment } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { slugParam } from '../rest/schemas';
 import { voteRoutes } from '../votes/vote.routes';
 import { ARTICLE_BODY, ARTICLE_LIST_BODY } from './article.types';
-
-const ARTICLE_COMMON = `data_type title slug category
-  author { ...UserFields is_followed }
-  tags { name content_count }
-  created updated comments_count vote_score my_score views trusted draft
-  content { data_type image title_en title_ua slug title_ja }`;
-
-/** The contract's Article (semantics §1.6). */
-export const ArticleFields = fragment('ArticleFields', 'Article', `{ ${ARTICLE_COMMON} document }`, [
-  UserFields,
-]);
-
-/** A list item: the Article with `preview` instead of `document` (§3.8). */
-export const ArticleListFields = fragment('ArticleListFields', 'Article', `{ ${ARTICLE_COMMON} preview }`, [
-  UserFields,
-]);
 
 const slugParams = { slug: slugParam };
 
@@ -36,12 +18,9 @@ export const articleRoutes: RestRoute[] = [
     params: {},
     body: ARTICLE_BODY,
     rootField: 'createArticle',
-    document: documentOf(
-      `mutation CreateArticle($input: ArticleInput!) {
+    document: `mutation CreateArticle($input: ArticleInput!) {
         createArticle(input: $input) { ...ArticleFields }
       }`,
-      ArticleFields,
-    ),
   },
   {
     method: 'PUT',
@@ -54,12 +33,9 @@ export const articleRoutes: RestRoute[] = [
     params: slugParams,
     body: ARTICLE_BODY,
     rootField: 'updateArticle',
-    document: documentOf(
-      `mutation UpdateArticle($slug: String!, $input: ArticleInput!) {
+    document: `mutation UpdateArticle($slug: String!, $input: ArticleInput!) {
         updateArticle(slug: $slug, input: $input) { ...ArticleFields }
       }`,
-      ArticleFields,
-    ),
   },
   {
     method: 'GET',
@@ -70,12 +46,9 @@ export const articleRoutes: RestRoute[] = [
     auth: 'optional',
     params: slugParams,
     rootField: 'article',
-    document: documentOf(
-      `query Article($slug: String!) {
+    document: `query Article($slug: String!) {
         article(slug: $slug) { ...ArticleFields }
       }`,
-      ArticleFields,
-    ),
   },
   {
     method: 'DELETE',
@@ -101,12 +74,9 @@ export const articleRoutes: RestRoute[] = [
     paged: true,
     body: ARTICLE_LIST_BODY,
     rootField: 'articles',
-    document: documentOf(
-      `query Articles($page: Int!, $size: Int!, $input: ArticleListInput!) {
+    document: `query Articles($page: Int!, $size: Int!, $input: ArticleListInput!) {
         articles(page: $page, size: $size, input: $input) { pagination { total pages page } list { ...ArticleListFields } }
       }`,
-      ArticleListFields,
-    ),
   },
 ];
 

@@ -1,5 +1,3 @@
-import { PersonFields } from '../people/people.fragments';
-import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { slugParam } from '../rest/schemas';
 import { READABLE_SUMMARY_FIELDS } from './catalog.fragments';
@@ -15,8 +13,7 @@ export const catalogRoutes: RestRoute[] = [
     auth: 'none',
     params: { slug: slugParam },
     rootField: 'manga',
-    document: documentOf(
-      `query Manga($slug: String!) {
+    document: `query Manga($slug: String!) {
         manga(slug: $slug) {
           ${READABLE_SUMMARY_FIELDS}
           authors { roles { name_ua name_en slug weight } person { ...PersonFields } }
@@ -28,7 +25,5 @@ export const catalogRoutes: RestRoute[] = [
           synopsis_en synopsis_ua synonyms comments_count has_franchise nsfw
         }
       }`,
-      PersonFields,
-    ),
   },
 ];

@@ -1,8 +1,6 @@
 import { TITLE_CONTENT_TYPES } from '../common/enums';
-import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { oneOf } from '../rest/schemas';
-import { AnimeWithWatch, MangaWithRead, NovelWithRead } from './catalog.fragments';
 import { EDIT_TODO_TYPES } from './edit-todo.service';
 
 export const editTodoRoutes: RestRoute[] = [
@@ -17,8 +15,7 @@ export const editTodoRoutes: RestRoute[] = [
     params: { content_type: oneOf(TITLE_CONTENT_TYPES), todo_type: oneOf(EDIT_TODO_TYPES) },
     paged: true,
     rootField: 'editTodo',
-    document: documentOf(
-      `query EditTodo($content_type: TitleContentType!, $todo_type: EditTodoType!, $page: Int, $size: Int) {
+    document: `query EditTodo($content_type: TitleContentType!, $todo_type: EditTodoType!, $page: Int, $size: Int) {
         editTodo(content_type: $content_type, todo_type: $todo_type, page: $page, size: $size) {
           pagination { total pages page }
           list {
@@ -28,9 +25,5 @@ export const editTodoRoutes: RestRoute[] = [
           }
         }
       }`,
-      AnimeWithWatch,
-      MangaWithRead,
-      NovelWithRead,
-    ),
   },
 ];

@@ -1,13 +1,11 @@
-import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
-import { READ_STATUSES } from '../common/enums';
+import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context';
-import { sqlFields, sqlRoot, sqlRows } from '../graphql/sql-plan/fields';
+import { sqlRoot } from '../graphql/sql-plan/fields';
 import { findTitleBySlug, moduleSlug } from './catalog.service';
 import { Manga } from './manga.entity';
-import { MangaStats, mangaStats } from './manga-stats';
 import { ReadableTitleFields } from './title-fields';
 
-// The same look-up and statistics in SQL (src/graphql/sql-plan).
+// The same look-up in SQL (src/graphql/sql-plan).
 sqlRoot('manga', {
   kind: 'one',
   type: Manga,
@@ -19,15 +17,6 @@ sqlRoot('manga', {
   values: ({ slug }) => ({ slug: moduleSlug(String(slug)) }),
   notFound: 'manga:not_found',
 });
-const STATS_COLUMNS = [
-  ...READ_STATUSES.map((status) => `count(*) filter (where status = '${status}') as ${status}`),
-  ...Array.from({ length: 10 }, (_, i) => `count(*) filter (where score = ${i + 1}) as score_${i + 1}`),
-];
-sqlFields(Manga, {
-  stats: sqlRows((manga, stats) => ({
-    from: `(select ${STATS_COLUMNS.join(', ')} from read_entry where manga_reference = ${manga}.reference) ${stats}`,
-  })),
-});
 
 @Resolver(() => Manga)
 export class MangaResolver extends ReadableTitleFields(Manga, 'manga') {
@@ -35,10 +24,5 @@ export class MangaResolver extends ReadableTitleFields(Manga, 'manga') {
   @Query(() => Manga, { description: 'Manga info (contract #16): the full record.' })
   manga(@Arg('slug', () => String) slug: string, @Ctx() ctx: RequestContext): Promise<Manga> {
     return findTitleBySlug(ctx.em, 'manga', slug, 'manga:not_found');
-  }
-
-  @FieldResolver(() => MangaStats)
-  stats(@Root() manga: Manga, @Ctx() ctx: RequestContext): Promise<MangaStats> {
-    return mangaStats(ctx).load(manga.reference);
   }
 }

@@ -1,6 +1,4 @@
-import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
-import { AnimeWithWatch } from './catalog.fragments';
 import { SCHEDULE_BODY } from './schedule.resolver';
 
 export const scheduleRoutes: RestRoute[] = [
@@ -16,8 +14,7 @@ export const scheduleRoutes: RestRoute[] = [
     paged: true,
     body: SCHEDULE_BODY,
     rootField: 'animeSchedule',
-    document: documentOf(
-      `query AnimeSchedule($page: Int, $size: Int, $input: AnimeScheduleInput!) {
+    document: `query AnimeSchedule($page: Int, $size: Int, $input: AnimeScheduleInput!) {
         animeSchedule(page: $page, size: $size, input: $input) {
           pagination { total pages page }
           list {
@@ -26,7 +23,5 @@ export const scheduleRoutes: RestRoute[] = [
           }
         }
       }`,
-      AnimeWithWatch,
-    ),
   },
 ];

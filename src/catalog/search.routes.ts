@@ -1,6 +1,4 @@
-import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
-import { NovelWithRead } from './catalog.fragments';
 import { NOVEL_SEARCH_SPEC } from './novel-search.inputs';
 
 export const searchRoutes: RestRoute[] = [
@@ -16,14 +14,11 @@ export const searchRoutes: RestRoute[] = [
     paged: true,
     body: NOVEL_SEARCH_SPEC,
     rootField: 'novelSearch',
-    document: documentOf(
-      `query NovelSearch($page: Int, $size: Int, $input: NovelSearchInput) {
+    document: `query NovelSearch($page: Int, $size: Int, $input: NovelSearchInput) {
         novelSearch(page: $page, size: $size, input: $input) {
           pagination { total pages page }
           list { ...NovelWithRead }
         }
       }`,
-      NovelWithRead,
-    ),
   },
 ];

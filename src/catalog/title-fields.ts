@@ -1,12 +1,7 @@
-import { Ctx, FieldResolver, Resolver, Root, type ClassType } from 'type-graphql';
+import { FieldResolver, Resolver, Root, type ClassType } from 'type-graphql';
 import type { ReadContentType, TitleContentType } from '../common/enums';
-import type { RequestContext } from '../context';
 import { sqlFields, sqlRows, sqlValue } from '../graphql/sql-plan/fields';
-import { viewerReadEntries } from '../lists/list.loaders';
-import { ReadEntry } from '../lists/read-entry.entity';
-import { Credit } from '../people/credit.entity';
-import { compareCredits, creditsOfTitle } from '../people/credit.loaders';
-import { compareSlugs } from '../people/role.entity';
+import { compareSlugs } from '../common/sorting';
 import type { CatalogTitle } from './catalog-title.entity';
 import { Genre } from './genre.entity';
 import { Magazine } from './magazine.entity';
@@ -59,45 +54,22 @@ sqlFields(ExternalLink, {
   type: sqlValue((link) => `${link}.link->>'type'`),
 });
 
-/** Field resolvers shared by manga and novels. */
+/**
+ * Field resolvers shared by manga and novels. Domains above the catalog extend the titles
+ * with fields of their own: the authors (src/people), the caller's read entries and the
+ * reading statistics (src/lists).
+ */
 export function ReadableTitleFields<T extends ReadableTitle>(Title: ClassType<T>, kind: ReadContentType) {
   sqlFields(Title, {
     magazines: linkedBySlug(kind, 'magazine'),
-    authors: sqlRows((title, credit) => ({
-      from: `credit ${credit}`,
-      where: `${credit}.${kind}_reference = ${title}.reference`,
-      // compareCredits: the highest role weight (nulls last), then the person's slug.
-      orderBy: `(select max(r.weight) from credit_roles cr join role r on r.reference = cr.role_reference
-          where cr.credit_reference = ${credit}.reference) desc nulls last,
-        (select p.slug from person p where p.reference = ${credit}.person_reference) collate "C"`,
-    })),
     external: displayedExternalLinksSql,
-    // viewerReadEntries: the caller's own entry; none for anonymous callers (viewer null).
-    read: sqlRows((title, entry, { viewer }) => ({
-      from: `read_entry ${entry}`,
-      where: `${entry}.${kind}_reference = ${title}.reference and ${entry}.user_reference = ${viewer}`,
-    })),
   });
 
   @Resolver(() => Title)
   abstract class ReadableTitleFieldResolver extends CatalogTitleFields(Title, kind) {
-    @FieldResolver(() => [ReadEntry], {
-      description: "The caller's own read entry (at most one); [] when anonymous.",
-    })
-    read(@Root() title: T, @Ctx() ctx: RequestContext): Promise<ReadEntry[]> {
-      return viewerReadEntries(ctx, kind).load(title.reference);
-    }
-
     @FieldResolver(() => [Magazine], { description: 'By slug.' })
     async magazines(@Root() title: T): Promise<Magazine[]> {
       return (await title.magazines.load()).getItems().sort(bySlug);
-    }
-
-    @FieldResolver(() => [Credit], {
-      description: 'By highest role weight desc (null weights last), then person slug.',
-    })
-    async authors(@Root() title: T, @Ctx() ctx: RequestContext): Promise<Credit[]> {
-      return (await creditsOfTitle(ctx, kind).load(title.reference)).sort(compareCredits);
     }
 
     @FieldResolver(() => [ExternalLink])

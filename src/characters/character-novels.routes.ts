@@ -1,5 +1,3 @@
-import { NovelWithRead } from '../catalog/catalog.fragments';
-import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { slugParam } from '../rest/schemas';
 
@@ -15,14 +13,11 @@ export const characterNovelRoutes: RestRoute[] = [
     params: { slug: slugParam },
     paged: true,
     rootField: 'characterNovels',
-    document: documentOf(
-      `query CharacterNovels($slug: String!, $page: Int, $size: Int) {
+    document: `query CharacterNovels($slug: String!, $page: Int, $size: Int) {
         characterNovels(slug: $slug, page: $page, size: $size) {
           pagination { total pages page }
           list { main novel { ...NovelWithRead } }
         }
       }`,
-      NovelWithRead,
-    ),
   },
 ];

@@ -1,7 +1,5 @@
-import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { slugParam } from '../rest/schemas';
-import { CharacterFields } from './characters.fragments';
 
 export const characterRoutes: RestRoute[] = [
   {
@@ -14,14 +12,11 @@ export const characterRoutes: RestRoute[] = [
     params: { slug: slugParam },
     paged: true,
     rootField: 'novelCharacters',
-    document: documentOf(
-      `query NovelCharacters($slug: String!, $page: Int, $size: Int) {
+    document: `query NovelCharacters($slug: String!, $page: Int, $size: Int) {
         novelCharacters(slug: $slug, page: $page, size: $size) {
           pagination { total pages page }
           list { main character { ...CharacterFields } }
         }
       }`,
-      CharacterFields,
-    ),
   },
 ];

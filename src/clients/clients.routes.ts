@@ -1,4 +1,3 @@
-import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { uuidParam } from '../rest/schemas';
 import {
@@ -8,7 +7,6 @@ import {
   TOKEN_REQUEST_BODY,
   UPDATE_CLIENT_BODY,
 } from './client.inputs';
-import { ClientFields, TokenInfoFields, TokenResponseFields } from './clients.fragments';
 
 const clientParams = { client_reference: uuidParam };
 
@@ -25,10 +23,7 @@ export const clientRoutes: RestRoute[] = [
     params: {},
     body: CREATE_CLIENT_BODY,
     rootField: 'createClient',
-    document: documentOf(
-      `mutation CreateClient($input: CreateClientInput!) { createClient(input: $input) { ...ClientFields } }`,
-      ClientFields,
-    ),
+    document: `mutation CreateClient($input: CreateClientInput!) { createClient(input: $input) { ...ClientFields } }`,
   },
   {
     method: 'GET',
@@ -39,12 +34,9 @@ export const clientRoutes: RestRoute[] = [
     params: {},
     paged: true,
     rootField: 'clients',
-    document: documentOf(
-      `query Clients($page: Int, $size: Int) {
+    document: `query Clients($page: Int, $size: Int) {
         clients(page: $page, size: $size) { pagination { total pages page } list { ...ClientFields } }
       }`,
-      ClientFields,
-    ),
   },
   {
     method: 'POST',
@@ -56,14 +48,11 @@ export const clientRoutes: RestRoute[] = [
     paged: true,
     body: CLIENT_SEARCH_BODY,
     rootField: 'allClients',
-    document: documentOf(
-      `query AllClients($page: Int, $size: Int, $input: ClientSearchInput!) {
+    document: `query AllClients($page: Int, $size: Int, $input: ClientSearchInput!) {
         allClients(page: $page, size: $size, input: $input) {
           pagination { total pages page } list { ...ClientFields }
         }
       }`,
-      ClientFields,
-    ),
   },
   {
     method: 'GET',
@@ -74,10 +63,7 @@ export const clientRoutes: RestRoute[] = [
     auth: 'none',
     params: clientParams,
     rootField: 'client',
-    document: documentOf(
-      `query Client($client_reference: String!) { client(client_reference: $client_reference) { ...ClientFields } }`,
-      ClientFields,
-    ),
+    document: `query Client($client_reference: String!) { client(client_reference: $client_reference) { ...ClientFields } }`,
   },
   {
     method: 'GET',
@@ -87,12 +73,9 @@ export const clientRoutes: RestRoute[] = [
     auth: 'required',
     params: clientParams,
     rootField: 'clientFull',
-    document: documentOf(
-      `query ClientFull($client_reference: String!) {
+    document: `query ClientFull($client_reference: String!) {
         clientFull(client_reference: $client_reference) { ...ClientFields }
       }`,
-      ClientFields,
-    ),
   },
   {
     contract: 11,
@@ -104,12 +87,9 @@ export const clientRoutes: RestRoute[] = [
     auth: 'required',
     params: clientParams,
     rootField: 'deleteClient',
-    document: documentOf(
-      `mutation DeleteClient($client_reference: String!) {
+    document: `mutation DeleteClient($client_reference: String!) {
         deleteClient(client_reference: $client_reference) { ...ClientFields }
       }`,
-      ClientFields,
-    ),
   },
   {
     contract: 12,
@@ -123,12 +103,9 @@ export const clientRoutes: RestRoute[] = [
     params: clientParams,
     body: UPDATE_CLIENT_BODY,
     rootField: 'updateClient',
-    document: documentOf(
-      `mutation UpdateClient($client_reference: String!, $input: UpdateClientInput!) {
+    document: `mutation UpdateClient($client_reference: String!, $input: UpdateClientInput!) {
         updateClient(client_reference: $client_reference, input: $input) { ...ClientFields }
       }`,
-      ClientFields,
-    ),
   },
   {
     method: 'POST',
@@ -138,12 +115,9 @@ export const clientRoutes: RestRoute[] = [
     auth: 'required',
     params: clientParams,
     rootField: 'verifyClient',
-    document: documentOf(
-      `mutation VerifyClient($client_reference: String!) {
+    document: `mutation VerifyClient($client_reference: String!) {
         verifyClient(client_reference: $client_reference) { ...ClientFields }
       }`,
-      ClientFields,
-    ),
   },
   {
     method: 'POST',
@@ -170,10 +144,7 @@ export const clientRoutes: RestRoute[] = [
     params: {},
     body: TOKEN_EXCHANGE_BODY,
     rootField: 'exchangeToken',
-    document: documentOf(
-      `mutation ExchangeToken($input: TokenExchangeInput!) { exchangeToken(input: $input) { ...TokenResponseFields } }`,
-      TokenResponseFields,
-    ),
+    document: `mutation ExchangeToken($input: TokenExchangeInput!) { exchangeToken(input: $input) { ...TokenResponseFields } }`,
   },
   {
     method: 'GET',
@@ -184,7 +155,7 @@ export const clientRoutes: RestRoute[] = [
     auth: 'required',
     params: {},
     rootField: 'tokenInfo',
-    document: documentOf(`query TokenInfo { tokenInfo { ...TokenInfoFields } }`, TokenInfoFields),
+    document: `query TokenInfo { tokenInfo { ...TokenInfoFields } }`,
   },
   {
     method: 'GET',
@@ -195,11 +166,8 @@ export const clientRoutes: RestRoute[] = [
     params: {},
     paged: true,
     rootField: 'thirdPartyTokens',
-    document: documentOf(
-      `query ThirdPartyTokens($page: Int, $size: Int) {
+    document: `query ThirdPartyTokens($page: Int, $size: Int) {
         thirdPartyTokens(page: $page, size: $size) { pagination { total pages page } list { ...TokenInfoFields } }
       }`,
-      TokenInfoFields,
-    ),
   },
 ];

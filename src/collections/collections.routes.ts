@@ -1,8 +1,6 @@
-import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { uuidParam } from '../rest/schemas';
 import { COLLECTION_BODY, COLLECTION_SEARCH_BODY } from './collection.inputs';
-import { CollectionFields } from './collections.fragments';
 
 const referenceParams = { reference: uuidParam };
 
@@ -18,12 +16,9 @@ export const collectionRoutes: RestRoute[] = [
     params: {},
     body: COLLECTION_BODY,
     rootField: 'createCollection',
-    document: documentOf(
-      `mutation CreateCollection($input: CollectionInput!) {
+    document: `mutation CreateCollection($input: CollectionInput!) {
         createCollection(input: $input) { ...CollectionFields }
       }`,
-      CollectionFields,
-    ),
   },
   {
     contract: 14,
@@ -34,12 +29,9 @@ export const collectionRoutes: RestRoute[] = [
     auth: 'optional',
     params: referenceParams,
     rootField: 'collection',
-    document: documentOf(
-      `query Collection($reference: String!) {
+    document: `query Collection($reference: String!) {
         collection(reference: $reference) { ...CollectionFields }
       }`,
-      CollectionFields,
-    ),
   },
   {
     method: 'PUT',
@@ -51,12 +43,9 @@ export const collectionRoutes: RestRoute[] = [
     params: referenceParams,
     body: COLLECTION_BODY,
     rootField: 'updateCollection',
-    document: documentOf(
-      `mutation UpdateCollection($reference: String!, $input: CollectionInput!) {
+    document: `mutation UpdateCollection($reference: String!, $input: CollectionInput!) {
         updateCollection(reference: $reference, input: $input) { ...CollectionFields }
       }`,
-      CollectionFields,
-    ),
   },
   {
     method: 'DELETE',
@@ -82,14 +71,11 @@ export const collectionRoutes: RestRoute[] = [
     paged: true,
     body: COLLECTION_SEARCH_BODY,
     rootField: 'collections',
-    document: documentOf(
-      `query Collections($page: Int, $size: Int, $input: CollectionSearchInput) {
+    document: `query Collections($page: Int, $size: Int, $input: CollectionSearchInput) {
         collections(page: $page, size: $size, input: $input) {
           pagination { total pages page }
           list { ...CollectionFields }
         }
       }`,
-      CollectionFields,
-    ),
   },
 ];

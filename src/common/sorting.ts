@@ -24,3 +24,6 @@ export function orderBySql<F extends string>(
     return `${columnOf(field)} ${direction}${nulls}`;
   });
 }
+
+/** Slug order: code-point order, as PostgreSQL's "C" collation sorts. */
+export const compareSlugs = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

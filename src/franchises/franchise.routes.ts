@@ -1,6 +1,4 @@
-import { AnimeWithWatch, MangaWithRead, NovelWithRead } from '../catalog/catalog.fragments';
 import { TITLE_CONTENT_TYPES } from '../common/enums';
-import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { oneOf, slugParam } from '../rest/schemas';
 
@@ -15,17 +13,12 @@ export const franchiseRoutes: RestRoute[] = [
     auth: 'optional',
     params: { content_type: oneOf(TITLE_CONTENT_TYPES), slug: slugParam },
     rootField: 'franchise',
-    document: documentOf(
-      `query Franchise($content_type: TitleContentType!, $slug: String!) {
+    document: `query Franchise($content_type: TitleContentType!, $slug: String!) {
         franchise(content_type: $content_type, slug: $slug) {
           anime { ...AnimeWithWatch }
           manga { ...MangaWithRead }
           novel { ...NovelWithRead }
         }
       }`,
-      AnimeWithWatch,
-      MangaWithRead,
-      NovelWithRead,
-    ),
   },
 ];

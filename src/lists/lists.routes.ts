@@ -1,28 +1,8 @@
-import { AnimeSummary, MangaSummary, NovelSummary } from '../catalog/catalog.fragments';
 import { READ_CONTENT_TYPES } from '../common/enums';
-import { documentOf, fragment } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { oneOf, slugParam } from '../rest/schemas';
-import { ReadEntryFields, WatchEntryFields } from './list.fragments';
 import { READ_ENTRY_BODY } from './read.types';
 import { WATCH_ENTRY_BODY } from './watch.types';
-
-/** WatchEntry fields plus `anime` (Anime summary without `watch`). */
-const WatchEntryWithAnime = fragment(
-  'WatchEntryWithAnime',
-  'WatchEntry',
-  '{ ...WatchEntryFields anime { ...AnimeSummary } }',
-  [WatchEntryFields, AnimeSummary],
-);
-
-/** ReadEntry fields plus `content` (Manga or Novel summary without `read`). */
-const ReadEntryWithContent = fragment(
-  'ReadEntryWithContent',
-  'ReadEntry',
-  `{ ...ReadEntryFields
-    content { ... on Manga { ...MangaSummary } ... on Novel { ...NovelSummary } } }`,
-  [ReadEntryFields, MangaSummary, NovelSummary],
-);
 
 const watchParams = { slug: slugParam };
 const readParams = { content_type: oneOf(READ_CONTENT_TYPES), slug: slugParam };
@@ -39,12 +19,9 @@ export const listRoutes: RestRoute[] = [
     params: watchParams,
     body: WATCH_ENTRY_BODY,
     rootField: 'saveWatchEntry',
-    document: documentOf(
-      `mutation SaveWatchEntry($slug: String!, $input: WatchEntryInput!) {
+    document: `mutation SaveWatchEntry($slug: String!, $input: WatchEntryInput!) {
         saveWatchEntry(slug: $slug, input: $input) { ...WatchEntryWithAnime }
       }`,
-      WatchEntryWithAnime,
-    ),
   },
   {
     method: 'GET',
@@ -54,12 +31,9 @@ export const listRoutes: RestRoute[] = [
     auth: 'required',
     params: watchParams,
     rootField: 'watchEntry',
-    document: documentOf(
-      `query WatchEntry($slug: String!) {
+    document: `query WatchEntry($slug: String!) {
         watchEntry(slug: $slug) { ...WatchEntryWithAnime }
       }`,
-      WatchEntryWithAnime,
-    ),
   },
   {
     method: 'DELETE',
@@ -83,12 +57,9 @@ export const listRoutes: RestRoute[] = [
     params: readParams,
     body: READ_ENTRY_BODY,
     rootField: 'saveReadEntry',
-    document: documentOf(
-      `mutation SaveReadEntry($content_type: ReadContentType!, $slug: String!, $input: ReadEntryInput!) {
+    document: `mutation SaveReadEntry($content_type: ReadContentType!, $slug: String!, $input: ReadEntryInput!) {
         saveReadEntry(content_type: $content_type, slug: $slug, input: $input) { ...ReadEntryWithContent }
       }`,
-      ReadEntryWithContent,
-    ),
   },
   {
     method: 'GET',
@@ -98,12 +69,9 @@ export const listRoutes: RestRoute[] = [
     auth: 'required',
     params: readParams,
     rootField: 'readEntry',
-    document: documentOf(
-      `query ReadEntry($content_type: ReadContentType!, $slug: String!) {
+    document: `query ReadEntry($content_type: ReadContentType!, $slug: String!) {
         readEntry(content_type: $content_type, slug: $slug) { ...ReadEntryWithContent }
       }`,
-      ReadEntryWithContent,
-    ),
   },
   {
     method: 'DELETE',

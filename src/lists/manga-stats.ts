@@ -1,10 +1,11 @@
 import { raw } from '@mikro-orm/core';
 import DataLoader from 'dataloader';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Ctx, Field, FieldResolver, Int, ObjectType, Resolver, Root } from 'type-graphql';
+import { Manga } from '../catalog/manga.entity';
 import { READ_STATUSES, type ReadStatus } from '../common/enums';
 import type { RequestContext } from '../context';
-import { sqlRowType } from '../graphql/sql-plan/fields';
-import { ReadEntry } from '../lists/read-entry.entity';
+import { sqlFields, sqlRowType, sqlRows } from '../graphql/sql-plan/fields';
+import { ReadEntry } from './read-entry.entity';
 
 /** Read-list statistics of a manga (semantics §6.2): counts by status and by score 1..10. */
 @ObjectType()
@@ -26,7 +27,7 @@ export class MangaStats {
   @Field(() => Int) score_10 = 0;
 }
 
-// Its SQL form is the row of counts its `stats` field selects (manga.resolver.ts).
+// Its SQL form is the row of counts the `stats` field selects (below).
 sqlRowType(MangaStats);
 
 type ScoreKey = `score_${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10}`;
@@ -35,7 +36,7 @@ type ScoreKey = `score_${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10}`;
  * Counted from the read entries when asked for, so the figures can never drift
  * from the lists; one grouped query per request.
  */
-export function mangaStats(ctx: RequestContext): DataLoader<string, MangaStats> {
+function mangaStats(ctx: RequestContext): DataLoader<string, MangaStats> {
   return ctx.loader(
     'manga:stats',
     () =>
@@ -56,4 +57,23 @@ export function mangaStats(ctx: RequestContext): DataLoader<string, MangaStats> 
         return manga.map((reference) => stats.get(reference)!);
       }),
   );
+}
+
+const STATS_COLUMNS = [
+  ...READ_STATUSES.map((status) => `count(*) filter (where status = '${status}') as ${status}`),
+  ...Array.from({ length: 10 }, (_, i) => `count(*) filter (where score = ${i + 1}) as score_${i + 1}`),
+];
+sqlFields(Manga, {
+  stats: sqlRows((manga, stats) => ({
+    from: `(select ${STATS_COLUMNS.join(', ')} from read_entry where manga_reference = ${manga}.reference) ${stats}`,
+  })),
+});
+
+/** The lists add their statistics to the catalog's manga. */
+@Resolver(() => Manga)
+export class MangaStatsResolver {
+  @FieldResolver(() => MangaStats)
+  stats(@Root() manga: Manga, @Ctx() ctx: RequestContext): Promise<MangaStats> {
+    return mangaStats(ctx).load(manga.reference);
+  }
 }

@@ -1,6 +1,4 @@
-import { MangaSummary, NovelSummary } from '../catalog/catalog.fragments';
 import { READ_CONTENT_TYPES, READ_STATUSES } from '../common/enums';
-import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { oneOf } from '../rest/schemas';
 
@@ -19,15 +17,11 @@ export const randomReadRoutes: RestRoute[] = [
       status: oneOf(READ_STATUSES),
     },
     rootField: 'randomReadEntry',
-    document: documentOf(
-      `query RandomReadEntry($content_type: ReadContentType!, $username: String!, $status: ReadStatus!) {
+    document: `query RandomReadEntry($content_type: ReadContentType!, $username: String!, $status: ReadStatus!) {
         randomReadEntry(content_type: $content_type, username: $username, status: $status) {
           ... on Manga { ...MangaSummary }
           ... on Novel { ...NovelSummary }
         }
       }`,
-      MangaSummary,
-      NovelSummary,
-    ),
   },
 ];

@@ -1,10 +1,11 @@
-import { UserFields } from '../accounts/accounts.fragments';
-import { fragment } from '../rest/fragments';
+import { type Fragment, fragment } from '../rest/fragments';
 
-/** The contract's Notification. */
-export const NotificationFields = fragment(
-  'NotificationFields',
-  'Notification',
-  '{ reference notification_type created seen initiator_user { ...UserFields } data }',
-  [UserFields],
-);
+/** The notifications' contract resources (src/rest/fragments.ts). */
+export const notificationFragments: readonly Fragment[] = [
+  /** The contract's Notification. */
+  fragment(
+    'NotificationFields',
+    'Notification',
+    '{ reference notification_type created seen initiator_user { ...UserFields } data }',
+  ),
+];

@@ -1,7 +1,5 @@
-import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { uuidParam } from '../rest/schemas';
-import { NotificationFields } from './notification.fragments';
 
 /** The caller's notifications (semantics §3.9) and contract #22; authentication required. */
 export const notificationRoutes: RestRoute[] = [
@@ -15,15 +13,12 @@ export const notificationRoutes: RestRoute[] = [
     params: {},
     paged: true,
     rootField: 'notifications',
-    document: documentOf(
-      `query Notifications($page: Int, $size: Int) {
+    document: `query Notifications($page: Int, $size: Int) {
         notifications(page: $page, size: $size) {
           pagination { total pages page }
           list { ...NotificationFields }
         }
       }`,
-      NotificationFields,
-    ),
   },
   {
     method: 'GET',
@@ -46,11 +41,8 @@ export const notificationRoutes: RestRoute[] = [
     auth: 'required',
     params: { notification_reference: uuidParam },
     rootField: 'markNotificationSeen',
-    document: documentOf(
-      `mutation MarkNotificationSeen($notification_reference: String!) {
+    document: `mutation MarkNotificationSeen($notification_reference: String!) {
         markNotificationSeen(notification_reference: $notification_reference) { ...NotificationFields }
       }`,
-      NotificationFields,
-    ),
   },
 ];

@@ -1,8 +1,9 @@
 import type { TitleContentType } from '../common/enums';
 import { groupedLoader } from '../common/loaders';
+import { compareSlugs } from '../common/sorting';
 import type { RequestContext } from '../context';
 import { Credit } from './credit.entity';
-import { compareSlugs, compareWeights } from './role.entity';
+import { compareWeights } from './role.entity';
 
 /** Credits of many titles of one kind, with roles and people, in a constant number of queries. */
 export function creditsOfTitle(ctx: RequestContext, kind: TitleContentType) {

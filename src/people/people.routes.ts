@@ -1,5 +1,3 @@
-import { MangaWithRead } from '../catalog/catalog.fragments';
-import { documentOf } from '../rest/fragments';
 import type { RestRoute } from '../rest/route';
 import { slugParam } from '../rest/schemas';
 
@@ -15,14 +13,11 @@ export const peopleRoutes: RestRoute[] = [
     params: { slug: slugParam },
     paged: true,
     rootField: 'personManga',
-    document: documentOf(
-      `query PersonManga($slug: String!, $page: Int, $size: Int) {
+    document: `query PersonManga($slug: String!, $page: Int, $size: Int) {
         personManga(slug: $slug, page: $page, size: $size) {
           pagination { total pages page }
           list { roles { name_en name_ua } manga { ...MangaWithRead } }
         }
       }`,
-      MangaWithRead,
-    ),
   },
 ];

@@ -1,5 +1,6 @@
 import { Entity, Property, Unique } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
+import { compareSlugs } from '../common/sorting';
 import { ReferencedEntity } from '../db/base.entity';
 
 /** A global staff/author role (e.g. "story", "art"), keyed by slug; null weights sort last. */
@@ -31,9 +32,6 @@ export function compareWeights(a: number | null, b: number | null): number {
   if (b === null) return -1;
   return b - a;
 }
-
-/** Slug order: code-point order, as PostgreSQL's "C" collation sorts. */
-export const compareSlugs = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Role order everywhere: weight desc with null weights last, then slug. */
 export function compareRoles(a: Role, b: Role): number {

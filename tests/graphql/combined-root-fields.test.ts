@@ -1,9 +1,5 @@
 import type { Anime } from '../../src/catalog/anime.entity';
-import { ArticleFields } from '../../src/articles/article.routes';
-import { ClientFields, TokenInfoFields } from '../../src/clients/clients.fragments';
-import { CollectionFields } from '../../src/collections/collections.fragments';
-import { CommentFlat, CommentTree } from '../../src/comments/comment.routes';
-import { documentOf, type Fragment } from '../../src/rest/fragments';
+import { restFragments } from '../../src/routes';
 import { account } from '../clients/helpers';
 import { animeSlugs, buildCollection, collectionBody } from '../collections/helpers';
 import { buildComment, recount } from '../comments/helpers';
@@ -20,13 +16,12 @@ import { asList, asObject, type Json } from '../setup/json';
  */
 const t = useTestApp();
 
-/** One root field: its selection (arguments written inline) and the fragments it spreads. */
+/** One root field: its selection (arguments written inline), spreading the REST door's fragments by name. */
 interface RootField {
   selection: string;
-  fragments: readonly Fragment[];
 }
 
-const field = (selection: string, ...fragments: Fragment[]): RootField => ({ selection, fragments });
+const field = (selection: string): RootField => ({ selection });
 const str = (value: string): string => JSON.stringify(value);
 
 /** Sends the root fields, aliased by their keys, as one operation; answers `data`. */
@@ -38,10 +33,7 @@ async function send(
   variableDefinitions = '',
 ): Promise<Json> {
   const selections = Object.entries(fields).map(([alias, root]) => `${alias}: ${root.selection}`);
-  const document = documentOf(
-    `${operation} ${variableDefinitions} { ${selections.join('\n')} }`,
-    ...Object.values(fields).flatMap((root) => root.fragments),
-  );
+  const document = restFragments.complete(`${operation} ${variableDefinitions} { ${selections.join('\n')} }`);
   const res = await gql(t.app, document, variables, as);
   expect(res.body.errors).toBeUndefined();
   return asObject(res.body.data);
@@ -110,24 +102,12 @@ describe('comments: #9, #10, #17 and #20 in one document', () => {
   it('each root field answers as alone, for a voter and anonymously: my_score, #20 and reply trees stay its own', async () => {
     const { top, reply, voter } = await setUp();
     const fields = {
-      latest: field('latestComments { ...CommentFlat }', CommentFlat),
-      list: field(
-        'comments(page: 1, size: 15) { pagination { total pages page } list { ...CommentFlat } }',
-        CommentFlat,
-      ),
-      content: field(
-        `contentComments(content_type: anime, slug: ${str(anime.slug)}) {
-          pagination { total pages page } list { ...CommentTree } }`,
-        CommentTree,
-      ),
-      thread: field(
-        `commentThread(comment_reference: ${str(top.reference)}) { ...CommentTree }`,
-        CommentTree,
-      ),
-      subthread: field(
-        `commentThread(comment_reference: ${str(reply.reference)}) { ...CommentTree }`,
-        CommentTree,
-      ),
+      latest: field('latestComments { ...CommentFlat }'),
+      list: field('comments(page: 1, size: 15) { pagination { total pages page } list { ...CommentFlat } }'),
+      content: field(`contentComments(content_type: anime, slug: ${str(anime.slug)}) {
+          pagination { total pages page } list { ...CommentTree } }`),
+      thread: field(`commentThread(comment_reference: ${str(top.reference)}) { ...CommentTree }`),
+      subthread: field(`commentThread(comment_reference: ${str(reply.reference)}) { ...CommentTree }`),
     };
 
     // Alone, the fields disagree on the same comments: that is what must not leak.
@@ -180,13 +160,9 @@ describe('collections: #14, #15 and the writes in one document', () => {
     const slugs = await animeSlugs(t.orm, 8);
     const collection = await buildCollection(t.orm, author.user, collectionBody(slugs));
     const fields = {
-      full: field(
-        `collection(reference: ${str(collection.reference)}) { ...CollectionFields }`,
-        CollectionFields,
-      ),
+      full: field(`collection(reference: ${str(collection.reference)}) { ...CollectionFields }`),
       previews: field(
         'collections(page: 1, size: 15) { pagination { total pages page } list { ...CollectionFields } }',
-        CollectionFields,
       ),
     };
     const full = asObject(await alone(fields.full, author.as));
@@ -202,17 +178,11 @@ describe('collections: #14, #15 and the writes in one document', () => {
     const author = await account(t.orm);
     const slugs = await animeSlugs(t.orm, 3);
     const collection = await buildCollection(t.orm, author.user, collectionBody(slugs));
-    const update = field(
-      'updateCollection(reference: $reference, input: $first) { ...CollectionFields }',
-      CollectionFields,
-    );
+    const update = field('updateCollection(reference: $reference, input: $first) { ...CollectionFields }');
     const data = await send(
       {
         first: update,
-        second: field(
-          'updateCollection(reference: $reference, input: $second) { ...CollectionFields }',
-          CollectionFields,
-        ),
+        second: field('updateCollection(reference: $reference, input: $second) { ...CollectionFields }'),
       },
       author.as,
       'mutation',
@@ -224,7 +194,7 @@ describe('collections: #14, #15 and the writes in one document', () => {
       '($reference: String!, $first: CollectionInput!, $second: CollectionInput!)',
     );
     const afterwards = await alone(
-      field(`collection(reference: ${str(collection.reference)}) { ...CollectionFields }`, CollectionFields),
+      field(`collection(reference: ${str(collection.reference)}) { ...CollectionFields }`),
       author.as,
     );
     expect(data.second).toEqual(afterwards);
@@ -244,14 +214,11 @@ describe('clients: the owner-only secret in one document', () => {
       scope: ['read:client', 'read:client:list'],
     });
     const fields = {
-      lookUp: field(`client(client_reference: ${reference}) { ...ClientFields }`, ClientFields),
-      full: field(`clientFull(client_reference: ${reference}) { ...ClientFields }`, ClientFields),
-      own: field('clients { pagination { total pages page } list { ...ClientFields } }', ClientFields),
-      all: field(
-        'allClients(input: {}) { pagination { total pages page } list { ...ClientFields } }',
-        ClientFields,
-      ),
-      tokens: field('thirdPartyTokens { list { ...TokenInfoFields } }', TokenInfoFields),
+      lookUp: field(`client(client_reference: ${reference}) { ...ClientFields }`),
+      full: field(`clientFull(client_reference: ${reference}) { ...ClientFields }`),
+      own: field('clients { pagination { total pages page } list { ...ClientFields } }'),
+      all: field('allClients(input: {}) { pagination { total pages page } list { ...ClientFields } }'),
+      tokens: field('thirdPartyTokens { list { ...TokenInfoFields } }'),
     };
     return { owner, thirdParty: { token: thirdParty }, fields };
   }
@@ -266,7 +233,7 @@ describe('clients: the owner-only secret in one document', () => {
 
   it("with the owner's third-party token: its own info shows the secret, the look-up does not", async () => {
     const { thirdParty, fields: others } = await setUp();
-    const fields = { ...others, info: field('tokenInfo { ...TokenInfoFields }', TokenInfoFields) };
+    const fields = { ...others, info: field('tokenInfo { ...TokenInfoFields }') };
     expect(asObject(asObject(await alone(fields.info, thirdParty)).client).secret).toBe('S'.repeat(128));
     expect(asObject(await alone(fields.lookUp, thirdParty)).secret).toBeNull();
 
@@ -286,7 +253,7 @@ describe('articles: two writes in one mutation', () => {
     );
     const slug = String(asObject(created.article).slug);
     const update = (input: string) =>
-      field(`updateArticle(slug: ${str(slug)}, input: $${input}) { ...ArticleFields }`, ArticleFields);
+      field(`updateArticle(slug: ${str(slug)}, input: $${input}) { ...ArticleFields }`);
     const data = await send(
       { first: update('first'), second: update('second') },
       author.as,
@@ -294,10 +261,7 @@ describe('articles: two writes in one mutation', () => {
       { first: articleBody({ tags: ['manga'] }), second: articleBody({ tags: ['novel', 'anime'] }) },
       '($first: ArticleInput!, $second: ArticleInput!)',
     );
-    const afterwards = await alone(
-      field(`article(slug: ${str(slug)}) { ...ArticleFields }`, ArticleFields),
-      author.as,
-    );
+    const afterwards = await alone(field(`article(slug: ${str(slug)}) { ...ArticleFields }`), author.as);
     expect(asList(asObject(data.second).tags).map((tag) => asObject(tag).name)).toEqual(['novel', 'anime']);
     // The read counts a view; everything else matches the second write's answer.
     expect({ ...asObject(data.second), views: 0 }).toEqual({ ...asObject(afterwards), views: 0 });

@@ -18,8 +18,7 @@ import { operationCost } from '../../src/graphql/limits';
 import { createLogger } from '../../src/logger';
 import { buildAppSchema } from '../../src/schema';
 import { startLiveNotifications } from '../../src/notifications/live/notification-feed';
-import { NotificationFields } from '../../src/notifications/notification.fragments';
-import { documentOf } from '../../src/rest/fragments';
+import { restFragments } from '../../src/routes';
 import { buildThirdPartyToken, buildToken, buildUser } from '../factories';
 import { gql, rest } from '../setup/clients';
 import { openTestOrm, resetDatabase } from '../setup/db';
@@ -70,10 +69,7 @@ async function startInstance(env: Record<string, string> = {}, log?: Logger): Pr
   };
 }
 
-const created = documentOf(
-  'subscription { notificationCreated { ...NotificationFields } }',
-  NotificationFields,
-);
+const created = restFragments.complete('subscription { notificationCreated { ...NotificationFields } }');
 const counts = 'subscription { notificationCount { unseen } }';
 
 interface Live {
