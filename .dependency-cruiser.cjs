@@ -1,11 +1,42 @@
 /**
  * The layers of src/, checked by `npm run check:lint` (dependency-cruiser): a folder
- * imports its own layer and the layers below it, never one above. Type-only imports
- * are erased at compile time and do not count. The order is in the README
- * ("Architecture"); the domains' order among themselves is not enforced yet.
+ * imports its own layer and the layers below it, never one above, and the domains
+ * import only domains of lower tiers. Type-only imports are erased at compile time and
+ * do not count. The order is in the README ("Architecture").
  */
 const runtime = { dependencyTypesNot: ['type-only'] };
 const base = ['^src/(config|logger|process-role)[.]ts$'];
+const belowDomains = ['^src/(db|common|http|graphql|rest)/', '^src/http[.]ts$'];
+
+/**
+ * The domains in tiers, lowest first: a domain imports the domains of the tiers before
+ * its own, never one of its own tier or above. A domain that extends another's type (a
+ * title's authors, the caller's list entry, the caller's vote on a comment) sits above
+ * it and declares the field itself; REST documents name fragments and fields of any
+ * domain, completed where the route table is composed (src/routes.ts).
+ */
+const domainTiers = [
+  ['mail'],
+  ['accounts', 'catalog'],
+  ['people', 'characters', 'franchises', 'lists', 'edits'],
+  ['notifications'],
+  ['clients', 'follows', 'votes'],
+  ['collections'],
+  ['articles'],
+  ['comments'],
+];
+
+/** `tier`'s domains import no domain of `tier` or above at run time. */
+const tierRule = (tier, index) => {
+  const lower = domainTiers.slice(0, index).flat();
+  return layer(
+    `domain-tier-${index + 1}`,
+    `^src/(${tier.join('|')})/`,
+    // $1: the importing module's own domain (dependency-cruiser's group matching).
+    [...belowDomains, '^src/$1/', ...(lower.length > 0 ? [`^src/(${lower.join('|')})/`] : [])],
+    `${tier.join(', ')} may import ${lower.length > 0 ? lower.join(', ') : 'no domain'} (and the layers below the domains)`,
+  );
+};
 
 /** `from` imports nothing of src/ outside `allowed` at run time. */
 const layer = (name, from, allowed, comment) => ({
@@ -54,12 +85,25 @@ module.exports = {
       ['^src/(db|common|http|graphql|rest)/', '^src/http[.]ts$'],
       "src/rest (the route type, the router, the OpenAPI document) runs routes it is given: src/routes.ts gathers the domains' rows",
     ),
+    ...domainTiers.map(tierRule),
     {
-      name: 'no-cycle-in-the-bottom-layers',
-      comment: 'a module of the layers below the domains reaches itself again through runtime imports',
+      name: 'every-domain-is-in-a-tier',
+      comment:
+        'a new folder of src/ is given its place: a tier of domainTiers, or a layer above or below them',
       severity: 'error',
-      from: { path: '^src/(db|common|http|graphql|rest)/' },
-      to: { circular: true, ...runtime },
+      from: {
+        path: '^src/[^/]+/',
+        pathNot: [...belowDomains, `^src/(${domainTiers.flat().join('|')}|import)/`],
+      },
+      to: { path: '^src/' },
+    },
+    {
+      name: 'no-cycle',
+      comment: 'a module reaches itself again through runtime imports',
+      severity: 'error',
+      from: { path: '^src/' },
+      // viaOnly: every edge of the cycle, not only the first, is a runtime import.
+      to: { circular: true, ...runtime, viaOnly: runtime },
     },
   ],
   options: {

@@ -14,7 +14,8 @@ import { followRoutes } from './follows/follow.routes';
 import { notificationRoutes } from './notifications/notification.routes';
 import { clientRoutes } from './clients/clients.routes';
 import { collectionRoutes } from './collections/collections.routes';
-import { articleAndVoteRoutes } from './articles/article.routes';
+import { articleRoutes } from './articles/article.routes';
+import { voteRoutes } from './votes/vote.routes';
 import { commentRoutes } from './comments/comment.routes';
 import { accountFragments } from './accounts/accounts.fragments';
 import { articleFragments } from './articles/article.fragments';
@@ -67,5 +68,6 @@ export const restRoutes: readonly RestRoute[] = [
   ...followRoutes,
   ...commentRoutes,
   ...collectionRoutes,
-  ...articleAndVoteRoutes,
+  ...articleRoutes,
+  ...voteRoutes,
 ].map((route) => ({ ...route, document: restFragments.complete(route.document) }));

@@ -23,7 +23,8 @@ import { PersonMangaResolver } from './people/person-manga.resolver';
 import { CatalogListResolver } from './catalog/catalog-list.resolver';
 import { NovelSearchResolver } from './catalog/novel-search.resolver';
 import { WatchListResolver } from './lists/watch-list.resolver';
-import { articleResolvers } from './articles/resolvers';
+import { ArticleResolver } from './articles/article.resolver';
+import { VoteResolver } from './votes/vote.resolver';
 import { clientResolvers } from './clients/resolvers';
 import { CommentResolver } from './comments/comment.resolver';
 import { NotificationResolver } from './notifications/notification.resolver';
@@ -57,7 +58,8 @@ const resolvers: NonEmptyArray<ClassType> = [
   CatalogListResolver,
   WatchListResolver,
   ...clientResolvers,
-  ...articleResolvers,
+  ArticleResolver,
+  VoteResolver,
   AccountsResolver,
   NotificationResolver,
   FollowResolver,

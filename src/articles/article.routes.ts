@@ -1,6 +1,5 @@
 import type { RestRoute } from '../rest/route';
 import { slugParam } from '../rest/schemas';
-import { voteRoutes } from '../votes/vote.routes';
 import { ARTICLE_BODY, ARTICLE_LIST_BODY } from './article.types';
 
 const slugParams = { slug: slugParam };
@@ -79,6 +78,3 @@ export const articleRoutes: RestRoute[] = [
       }`,
   },
 ];
-
-/** Every article and vote route, for the route table. */
-export const articleAndVoteRoutes: RestRoute[] = [...articleRoutes, ...voteRoutes];

@@ -1,9 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { actionRecordSql } from '../accounts/actions';
 import { User } from '../accounts/user.entity';
-import { Article } from '../articles/article.entity';
-import { Collection } from '../collections/collection.entity';
-import { Comment } from '../comments/comment.entity';
 import { requirePermissions } from '../common/auth/permissions';
 import { requireScopes, type Viewer } from '../accounts/session';
 import type { VoteContentType } from '../common/enums';
@@ -14,25 +11,50 @@ import { isUuid } from '../common/validation/uuid';
 import { entityColumns, mapEntityRow, statementText } from '../db/entity-rows';
 import { concatSql, sql } from '../db/sql';
 
-/** A votable item: its reference, author, table and notification payload. */
+/** A votable item: its reference, author and notification payload. */
 interface VoteTarget {
   reference: string;
   author: User;
-  table: 'collection' | 'comment' | 'article';
   notification: VoteNotificationType;
   data: Record<string, unknown>;
   /** Its `vote_score` as read. */
   voteScore: number;
 }
 
-/** The votable items by content type: their entity, how the look-up key matches, and which rows are there to vote on. */
+/**
+ * The votable items by content type, in SQL: how the look-up key matches, which rows
+ * are there to vote on, whether the caller may see a row as its author only, and the
+ * payload of the notification a vote sends. Votes sit below the domains of the items
+ * (which show the caller's vote), so they read the items' tables without their entities.
+ */
 const VOTED: Record<
   VoteContentType,
-  { entity: typeof Article | typeof Collection | typeof Comment; key: string; live: string }
+  { key: string; live: string; authorOnly: string; notification: VoteNotificationType; data: string }
 > = {
-  article: { entity: Article, key: 'i.slug = ?', live: 'not i.deleted' },
-  collection: { entity: Collection, key: 'i.reference = ?', live: 'not i.deleted' },
-  comment: { entity: Comment, key: 'i.reference = ?', live: 'not i.deleted and not i.hidden' },
+  article: {
+    key: 'i.slug = ?',
+    live: 'not i.deleted',
+    authorOnly: 'false',
+    notification: 'article_vote',
+    data: "json_build_object('slug', i.slug)",
+  },
+  collection: {
+    key: 'i.reference = ?',
+    live: 'not i.deleted',
+    authorOnly: "i.visibility = 'private'",
+    notification: 'collection_vote',
+    data: "json_build_object('slug', i.reference)",
+  },
+  comment: {
+    key: 'i.reference = ?',
+    live: 'not i.deleted and not i.hidden',
+    authorOnly: 'false',
+    notification: 'comment_vote',
+    // Comment data (§4); `username`/`avatar` are the voter's, set by notifyVote.
+    data: `json_build_object('slug', i.preview->>'slug', 'content_type', i.content_type,
+      'comment_reference', i.reference, 'comment_depth', i.depth, 'comment_text', i.text,
+      'base_comment_reference', coalesce(i.thread_root_reference, i.reference))`,
+  },
 };
 
 /**
@@ -52,12 +74,13 @@ async function findTarget(
 ): Promise<VoteTarget> {
   const notFound = () => new AppError('vote:content_not_found');
   if (kind !== 'article' && !isUuid(slug)) throw notFound();
-  const { entity, key, live } = VOTED[kind];
+  const { key, live, authorOnly, notification, data } = VOTED[kind];
   const statement = statementText(
     em,
     `votes:target:${kind}:${lock}`,
-    () => `select ${entityColumns(em, entity, 'i')}, ${entityColumns(em, User, 'u')}
-        from "${em.getMetadata().get(entity.name).tableName}" i join "user" u on u.reference = i.author_reference
+    () => `select i.reference, i.vote_score, ${data} as data, ${authorOnly} as author_only,
+        ${entityColumns(em, User, 'u')}
+        from "${kind}" i join "user" u on u.reference = i.author_reference
        where ${key} and ${live}${lock ? ' for no key update of i' : ''}`,
   );
   const [row] = await em.execute<Record<string, unknown>[]>(statement, [
@@ -65,52 +88,14 @@ async function findTarget(
   ]);
   if (!row) throw notFound();
   const author = mapEntityRow(em, User, row, 'u')!;
-  switch (kind) {
-    case 'article': {
-      const article = mapEntityRow(em, Article, row, 'i')!;
-      return {
-        reference: article.reference,
-        author,
-        table: 'article',
-        notification: 'article_vote',
-        data: { slug: article.slug },
-        voteScore: article.vote_score,
-      };
-    }
-    case 'collection': {
-      const collection = mapEntityRow(em, Collection, row, 'i')!;
-      if (collection.visibility === 'private' && author.reference !== viewer.user.reference) {
-        throw notFound();
-      }
-      return {
-        reference: collection.reference,
-        author,
-        table: 'collection',
-        notification: 'collection_vote',
-        data: { slug: collection.reference },
-        voteScore: collection.vote_score,
-      };
-    }
-    case 'comment': {
-      const comment = mapEntityRow(em, Comment, row, 'i')!;
-      return {
-        reference: comment.reference,
-        author,
-        table: 'comment',
-        notification: 'comment_vote',
-        // Comment data (§4); `username`/`avatar` are the voter's, set by notifyVote.
-        data: {
-          slug: comment.preview.slug,
-          content_type: comment.content_type,
-          comment_reference: comment.reference,
-          comment_depth: comment.depth,
-          comment_text: comment.text,
-          base_comment_reference: comment.thread_root?.reference ?? comment.reference,
-        },
-        voteScore: comment.vote_score,
-      };
-    }
-  }
+  if (row.author_only && author.reference !== viewer.user.reference) throw notFound();
+  return {
+    reference: row.reference as string,
+    author,
+    notification,
+    data: row.data as Record<string, unknown>,
+    voteScore: row.vote_score as number,
+  };
 }
 
 /**
@@ -148,7 +133,7 @@ export function setVote(
             where content_type = ? and content_reference = ? and user_reference <> ?
          ),
          stored as (
-           update "${target.table}" set vote_score = (select sum from summed)${
+           update "${kind}" set vote_score = (select sum from summed)${
              kind === 'collection' ? ', system_ranking = (select sum from summed)' : ''
            } where reference = ?
          ),

@@ -131,7 +131,17 @@ describe('votes', () => {
     const note = await t.orm.em.fork().findOneOrFail(Notification, { user: author.user.reference });
     expect(note).toMatchObject({
       notification_type: 'comment_vote',
-      data: { comment_reference: visible.reference, user_score: -1, username: null, avatar: null },
+      data: {
+        slug: 'x',
+        content_type: 'anime',
+        comment_reference: visible.reference,
+        comment_depth: 1,
+        comment_text: 'hi',
+        base_comment_reference: visible.reference,
+        user_score: -1,
+        username: null,
+        avatar: null,
+      },
     });
   });
 
