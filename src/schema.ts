@@ -1,35 +1,56 @@
 import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema, type AuthChecker, type ClassType, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { validateArguments } from './common/validation/arguments';
+import { SqlForms, withSqlForms } from './graphql/sql-plan/fields';
 import { AccountsResolver } from './accounts/accounts.resolver';
-import { AnimeResolver } from './catalog/anime.resolver';
-import { MangaResolver } from './catalog/manga.resolver';
-import { NovelResolver } from './catalog/novel.resolver';
-import { EditTodoResolver } from './catalog/edit-todo.resolver';
-import { ScheduleResolver } from './catalog/schedule.resolver';
-import { CharactersResolver } from './characters/characters.resolver';
-import { CharacterNovelsResolver } from './characters/character-novels.resolver';
+import { AnimeResolver, animeSqlForms } from './catalog/anime.resolver';
+import { MangaResolver, mangaSqlForms } from './catalog/manga.resolver';
+import { NovelResolver, novelSqlForms } from './catalog/novel.resolver';
+import { EditTodoResolver, editTodoSqlForms } from './catalog/edit-todo.resolver';
+import { ScheduleResolver, scheduleSqlForms } from './catalog/schedule.resolver';
+import { CharactersResolver, charactersSqlForms } from './characters/characters.resolver';
+import { CharacterNovelsResolver, characterNovelsSqlForms } from './characters/character-novels.resolver';
 import type { RequestContext } from './context';
-import { FranchiseResolver } from './franchises/franchise.resolver';
-import { ReadEntryResolver, WatchEntryResolver } from './lists/list-entry.resolver';
-import { RandomReadResolver } from './lists/random-read.resolver';
-import { ReadResolver } from './lists/read.resolver';
-import { WatchResolver } from './lists/watch.resolver';
-import { CreditResolver } from './people/credit.resolver';
-import { MangaAuthorsResolver, NovelAuthorsResolver } from './people/title-authors.resolver';
-import { AnimeWatchResolver, MangaReadResolver, NovelReadResolver } from './lists/title-entries.resolver';
-import { MangaStatsResolver } from './lists/manga-stats';
-import { PersonMangaResolver } from './people/person-manga.resolver';
+import { FranchiseResolver, franchiseSqlForms } from './franchises/franchise.resolver';
+import { ReadEntryResolver, WatchEntryResolver, listEntrySqlForms } from './lists/list-entry.resolver';
+import { RandomReadResolver, randomReadSqlForms } from './lists/random-read.resolver';
+import { ReadResolver, readSqlForms } from './lists/read.resolver';
+import { WatchResolver, watchSqlForms } from './lists/watch.resolver';
+import { CreditResolver, creditSqlForms } from './people/credit.resolver';
+import {
+  MangaAuthorsResolver,
+  NovelAuthorsResolver,
+  titleAuthorsSqlForms,
+} from './people/title-authors.resolver';
+import {
+  AnimeWatchResolver,
+  MangaReadResolver,
+  NovelReadResolver,
+  titleEntriesSqlForms,
+} from './lists/title-entries.resolver';
+import { MangaStatsResolver, mangaStatsSqlForms } from './lists/manga-stats';
+import { PersonMangaResolver, personMangaSqlForms } from './people/person-manga.resolver';
 import { CatalogListResolver } from './catalog/catalog-list.resolver';
-import { NovelSearchResolver } from './catalog/novel-search.resolver';
-import { WatchListResolver } from './lists/watch-list.resolver';
+import { NovelSearchResolver, novelSearchSqlForms } from './catalog/novel-search.resolver';
+import { WatchListResolver, watchListSqlForms } from './lists/watch-list.resolver';
 import { ArticleResolver } from './articles/article.resolver';
 import { VoteResolver } from './votes/vote.resolver';
 import { clientResolvers } from './clients/resolvers';
-import { CommentResolver } from './comments/comment.resolver';
-import { NotificationResolver } from './notifications/notification.resolver';
-import { FollowResolver, UserFollowResolver } from './follows/follow.resolver';
-import { collectionResolvers } from './collections/collection.resolver';
+import { CommentResolver, commentSqlForms } from './comments/comment.resolver';
+import { NotificationResolver, notificationSqlForms } from './notifications/notification.resolver';
+import { FollowResolver, UserFollowResolver, followSqlForms } from './follows/follow.resolver';
+import { collectionResolvers, collectionSqlForms } from './collections/collection.resolver';
+import { paginationSqlForms } from './graphql/sql-plan/compile';
+import { userEntitySqlForms } from './accounts/user.entity';
+import { animeEntitySqlForms } from './catalog/anime.entity';
+import { catalogTitleEntitySqlForms } from './catalog/catalog-title.entity';
+import { mangaEntitySqlForms } from './catalog/manga.entity';
+import { novelEntitySqlForms } from './catalog/novel.entity';
+import { externalLinkSqlForms } from './catalog/title-fields';
+import { personEntitySqlForms } from './people/person.entity';
+import { characterEntitySqlForms } from './characters/character.entity';
+import { collectionEntitySqlForms } from './collections/collection.entity';
+import { commentEntitySqlForms } from './comments/comment.entity';
 
 /** Every domain's resolvers; a domain adds its own here. */
 const resolvers: NonEmptyArray<ClassType> = [
@@ -68,6 +89,48 @@ const resolvers: NonEmptyArray<ClassType> = [
   ...collectionResolvers,
 ];
 
+/**
+ * Every domain's SQL forms (src/graphql/sql-plan): how its fields and root fields read in
+ * SQL, for the reads compiled to one statement. A domain adds its own here, next to its
+ * resolvers; the schema carries them (`withSqlForms`).
+ */
+const sqlForms = new SqlForms([
+  ...paginationSqlForms,
+  ...userEntitySqlForms,
+  ...animeEntitySqlForms,
+  ...animeSqlForms,
+  ...catalogTitleEntitySqlForms,
+  ...editTodoSqlForms,
+  ...mangaEntitySqlForms,
+  ...mangaSqlForms,
+  ...novelSearchSqlForms,
+  ...novelEntitySqlForms,
+  ...novelSqlForms,
+  ...scheduleSqlForms,
+  ...externalLinkSqlForms,
+  ...creditSqlForms,
+  ...personMangaSqlForms,
+  ...personEntitySqlForms,
+  ...titleAuthorsSqlForms,
+  ...characterNovelsSqlForms,
+  ...characterEntitySqlForms,
+  ...charactersSqlForms,
+  ...franchiseSqlForms,
+  ...listEntrySqlForms,
+  ...mangaStatsSqlForms,
+  ...randomReadSqlForms,
+  ...readSqlForms,
+  ...titleEntriesSqlForms,
+  ...watchListSqlForms,
+  ...watchSqlForms,
+  ...notificationSqlForms,
+  ...followSqlForms,
+  ...collectionEntitySqlForms,
+  ...collectionSqlForms,
+  ...commentEntitySqlForms,
+  ...commentSqlForms,
+]);
+
 /** `@Authorized()` means required authentication; the session throws the catalog's errors. */
 const authChecker: AuthChecker<RequestContext> = async ({ context }) => {
   await context.auth.required();
@@ -88,8 +151,14 @@ const noPubSub: PubSub = {
   },
 };
 
-export function buildAppSchema(): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers, authChecker, validateFn: validateArguments, pubSub: noPubSub });
+export async function buildAppSchema(): Promise<GraphQLSchema> {
+  const schema = await buildSchema({
+    resolvers,
+    authChecker,
+    validateFn: validateArguments,
+    pubSub: noPubSub,
+  });
+  return withSqlForms(schema, sqlForms);
 }
 
 /** The committed `schema.graphql`: sorted so that the file only changes when the schema does. */

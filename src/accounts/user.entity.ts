@@ -3,7 +3,7 @@ import { Field, ObjectType } from 'type-graphql';
 import type { NotificationType, Role } from '../common/enums';
 import { ImageUrl, RoleEnum, UnixTime } from '../common/scalars';
 import { now, ReferencedEntity } from '../db/base.entity';
-import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 
 const ACTIVE_WINDOW_MS = 10 * 60 * 1000;
 
@@ -92,10 +92,13 @@ export class User extends ReferencedEntity {
   ignored_notifications: NotificationType[] = [];
 }
 
-// The getters in SQL (src/graphql/sql-plan); `active` against the request's time.
-sqlFields(User, {
-  avatar: sqlValue((user) => `coalesce(${user}.avatar_path, '/avatar.jpg')`),
-  active: sqlValue(
-    (user, request) => `${user}.last_active + interval '${ACTIVE_WINDOW_MS} milliseconds' > ${request.now}`,
-  ),
-});
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const userEntitySqlForms: readonly SqlForm[] = [
+  // The getters in SQL (src/graphql/sql-plan); `active` against the request's time.
+  sqlFields(User, {
+    avatar: sqlValue((user) => `coalesce(${user}.avatar_path, '/avatar.jpg')`),
+    active: sqlValue(
+      (user, request) => `${user}.last_active + interval '${ACTIVE_WINDOW_MS} milliseconds' > ${request.now}`,
+    ),
+  }),
+];

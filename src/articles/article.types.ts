@@ -3,7 +3,7 @@ import { ARTICLE_CATEGORIES, TITLE_CONTENT_TYPES, type ArticleCategory } from '.
 import { PagedType } from '../common/pagination/pagination';
 import { ImageUrl, IntegerInput, JSONScalar, TitleContentTypeEnum } from '../common/scalars';
 import { registerInputSpec } from '../common/validation/input-specs';
-import type { JsonSchema, ObjectSpec } from '../common/validation/json-schema';
+import { type JsonSchema, namedCheck, type ObjectSpec } from '../common/validation/json-schema';
 import {
   booleanField,
   enumArray,
@@ -14,7 +14,7 @@ import {
   sortField,
 } from '../common/validation/schemas';
 import { Article, ArticleCategoryEnum } from './article.entity';
-import './document';
+import { isValidDocument } from './document';
 
 /**
  * A tag: 3 to 16 characters from `a`–`z` and the lower-case Ukrainian letters except
@@ -41,7 +41,7 @@ const contentField: JsonSchema = {
 export const ARTICLE_BODY: ObjectSpec = {
   properties: {
     title: { type: 'string', minLength: 3, maxLength: 255 },
-    document: { type: 'array', minItems: 1, 'x-check': 'article-document' },
+    document: { type: 'array', minItems: 1, ...namedCheck('article-document', isValidDocument) },
     content: contentField,
     tags: tagsField,
     draft: booleanField,

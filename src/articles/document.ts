@@ -1,4 +1,3 @@
-import { registerCheck } from '../common/validation/json-schema';
 import { isPlainObject } from '../common/validation/json-schema';
 
 /** Limits of a whole article document (semantics #4/#5, §7.17). */
@@ -136,8 +135,6 @@ export function isValidDocument(document: unknown): boolean {
   const walker = new Walker();
   return document.every((node) => walker.node(node, 'block', 1));
 }
-
-registerCheck('article-document', isValidDocument);
 
 /** The `url` of every `image` node, in document order. */
 export function imageUrls(document: readonly unknown[]): string[] {

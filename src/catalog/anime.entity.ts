@@ -4,7 +4,7 @@ import type { AgeRating, AnimeMediaType, Season, Source } from '../common/enums'
 import { AgeRatingEnum, TitleMediaTypeEnum, SeasonEnum, SourceScalar, UnixTime } from '../common/scalars';
 import { ReferencedEntity } from '../db/base.entity';
 import { CatalogTitle } from './catalog-title.entity';
-import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { AnimeCompany } from './company.entity';
 
 @ObjectType()
@@ -88,8 +88,11 @@ export class AiringEpisode extends ReferencedEntity {
   airing_at!: Date;
 }
 
-sqlFields(Anime, {
-  data_type: sqlValue(() => `'anime'`),
-  episodes_released: sqlValue((anime) => `${anime}.episodes_released::text`),
-  episodes_total: sqlValue((anime) => `${anime}.episodes_total::text`),
-});
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const animeEntitySqlForms: readonly SqlForm[] = [
+  sqlFields(Anime, {
+    data_type: sqlValue(() => `'anime'`),
+    episodes_released: sqlValue((anime) => `${anime}.episodes_released::text`),
+    episodes_total: sqlValue((anime) => `${anime}.episodes_total::text`),
+  }),
+];

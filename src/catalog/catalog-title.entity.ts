@@ -4,7 +4,7 @@ import type { ReleaseStatus, TitleContentType } from '../common/enums';
 import { ImageUrl, ReleaseStatusEnum, UnixTime } from '../common/scalars';
 import { ReferencedEntity } from '../db/base.entity';
 import type { Franchise } from '../franchises/franchise.entity';
-import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { Genre } from './genre.entity';
 
 /**
@@ -168,4 +168,7 @@ export abstract class CatalogTitle extends ReferencedEntity {
   updated: Date | null = null;
 }
 
-sqlFields(CatalogTitle, { has_franchise: sqlValue((title) => `${title}.franchise_reference is not null`) });
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const catalogTitleEntitySqlForms: readonly SqlForm[] = [
+  sqlFields(CatalogTitle, { has_franchise: sqlValue((title) => `${title}.franchise_reference is not null`) }),
+];

@@ -4,7 +4,7 @@ import { type Page, PageArgs, Pagination } from '../common/pagination/pagination
 import { TitleContentTypeEnum } from '../common/scalars';
 import { valueListType } from '../common/scalars/value-list';
 import type { RequestContext } from '../context';
-import { sqlRoot } from '../graphql/sql-plan/fields';
+import { sqlRoot, type SqlForm } from '../graphql/sql-plan/fields';
 import { Anime } from './anime.entity';
 import { EDIT_TODO_TYPES, editTodo, editTodoQuery, type EditTodoType } from './edit-todo.service';
 import { CatalogItem } from './title-unions';
@@ -24,16 +24,6 @@ export class EditTodoPage implements Page<Anime | Manga | Novel> {
   list!: (Anime | Manga | Novel)[];
 }
 
-// The same page in one SQL statement (src/graphql/sql-plan), one plan per content type.
-sqlRoot('editTodo', {
-  kind: 'page',
-  item: { argument: 'content_type', items: { anime: Anime, manga: Manga, novel: Novel } },
-  query: async (ctx, args) => {
-    await ctx.auth.optional(SCOPES);
-    return editTodoQuery(args.content_type as TitleContentType, args.todo_type as EditTodoType);
-  },
-});
-
 @Resolver()
 export class EditTodoResolver {
   /** #6 GET /edit/todo/{content_type}/{todo_type}: optional authentication, scopes read:readlist and read:watchlist. */
@@ -51,3 +41,16 @@ export class EditTodoResolver {
     return editTodo(ctx.em, contentType, todoType, page);
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const editTodoSqlForms: readonly SqlForm[] = [
+  // The same page in one SQL statement (src/graphql/sql-plan), one plan per content type.
+  sqlRoot('editTodo', {
+    kind: 'page',
+    item: { argument: 'content_type', items: { anime: Anime, manga: Manga, novel: Novel } },
+    query: async (ctx, args) => {
+      await ctx.auth.optional(SCOPES);
+      return editTodoQuery(args.content_type as TitleContentType, args.todo_type as EditTodoType);
+    },
+  }),
+];

@@ -2,7 +2,7 @@ import { Entity, Index, Property } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import type { MangaMediaType } from '../common/enums';
 import { TitleMediaTypeEnum } from '../common/scalars';
-import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { ReadableTitle } from './readable-title.entity';
 
 @ObjectType()
@@ -19,4 +19,7 @@ export class Manga extends ReadableTitle {
   media_type: MangaMediaType | null = null;
 }
 
-sqlFields(Manga, { data_type: sqlValue(() => `'manga'`) });
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const mangaEntitySqlForms: readonly SqlForm[] = [
+  sqlFields(Manga, { data_type: sqlValue(() => `'manga'`) }),
+];

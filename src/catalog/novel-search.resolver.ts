@@ -3,18 +3,11 @@ import { PageArgs, PagedType } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { Novel } from './novel.entity';
 import { NovelSearchInput } from './novel-search.inputs';
-import { sqlRoot } from '../graphql/sql-plan/fields';
+import { sqlRoot, type SqlForm } from '../graphql/sql-plan/fields';
 import { novelSearchQuery, searchNovels } from './novel-search.service';
 
 @ObjectType()
 export class NovelSearchPage extends PagedType(Novel) {}
-
-// The same page in one SQL statement (src/graphql/sql-plan).
-sqlRoot('novelSearch', {
-  kind: 'page',
-  item: Novel,
-  query: (ctx, args) => novelSearchQuery(ctx, (args.input ?? {}) as NovelSearchInput),
-});
 
 @Resolver()
 export class NovelSearchResolver {
@@ -31,3 +24,13 @@ export class NovelSearchResolver {
     return searchNovels(ctx, input ?? {}, page);
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const novelSearchSqlForms: readonly SqlForm[] = [
+  // The same page in one SQL statement (src/graphql/sql-plan).
+  sqlRoot('novelSearch', {
+    kind: 'page',
+    item: Novel,
+    query: (ctx, args) => novelSearchQuery(ctx, (args.input ?? {}) as NovelSearchInput),
+  }),
+];

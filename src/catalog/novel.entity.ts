@@ -2,7 +2,7 @@ import { Entity, Index, Property } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import type { NovelMediaType } from '../common/enums';
 import { TitleMediaTypeEnum } from '../common/scalars';
-import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { ReadableTitle } from './readable-title.entity';
 
 @ObjectType()
@@ -19,4 +19,7 @@ export class Novel extends ReadableTitle {
   media_type: NovelMediaType | null = null;
 }
 
-sqlFields(Novel, { data_type: sqlValue(() => `'novel'`) });
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const novelEntitySqlForms: readonly SqlForm[] = [
+  sqlFields(Novel, { data_type: sqlValue(() => `'novel'`) }),
+];

@@ -8,7 +8,7 @@ import { registerInputSpec } from '../common/validation/input-specs';
 import type { ObjectSpec } from '../common/validation/json-schema';
 import { booleanField, enumArray, nullableSeasonYear } from '../common/validation/schemas';
 import type { RequestContext } from '../context';
-import { sqlFields, sqlRoot, sqlRows, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlRoot, sqlRows, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { AiringEpisode, Anime } from './anime.entity';
 import { animeSchedule, type ScheduleEntry, type ScheduleFilter, scheduleQuery } from './schedule.service';
 
@@ -87,27 +87,6 @@ async function scheduleFilter(ctx: RequestContext, input: AnimeScheduleInput): P
   };
 }
 
-// The same page in one SQL statement (src/graphql/sql-plan): an item is a view of an airing episode row.
-sqlRoot('animeSchedule', {
-  kind: 'page',
-  item: AiringEpisode,
-  view: ScheduleItem,
-  query: async (ctx, args) =>
-    scheduleQuery(await scheduleFilter(ctx, args.input as AnimeScheduleInput), ctx.now),
-});
-sqlFields(ScheduleItem, {
-  anime: sqlRows((episode, anime) => ({
-    from: `anime ${anime}`,
-    where: `${anime}.reference = ${episode}.anime_reference`,
-  })),
-  // secondsLeft
-  time_left: sqlValue(
-    (episode, { now }) => `trunc(extract(epoch from ${episode}.airing_at - ${now}))::integer`,
-  ),
-  airing_at: sqlValue((episode) => `${episode}.airing_at`),
-  episode: sqlValue((episode) => `${episode}.episode`),
-});
-
 @Resolver()
 export class ScheduleResolver {
   /** #2 POST /schedule/anime: optional authentication, scope `read:watchlist`. */
@@ -123,3 +102,27 @@ export class ScheduleResolver {
     return animeSchedule(ctx.em, await scheduleFilter(ctx, input), page, ctx.now);
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const scheduleSqlForms: readonly SqlForm[] = [
+  // The same page in one SQL statement (src/graphql/sql-plan): an item is a view of an airing episode row.
+  sqlRoot('animeSchedule', {
+    kind: 'page',
+    item: AiringEpisode,
+    view: ScheduleItem,
+    query: async (ctx, args) =>
+      scheduleQuery(await scheduleFilter(ctx, args.input as AnimeScheduleInput), ctx.now),
+  }),
+  sqlFields(ScheduleItem, {
+    anime: sqlRows((episode, anime) => ({
+      from: `anime ${anime}`,
+      where: `${anime}.reference = ${episode}.anime_reference`,
+    })),
+    // secondsLeft
+    time_left: sqlValue(
+      (episode, { now }) => `trunc(extract(epoch from ${episode}.airing_at - ${now}))::integer`,
+    ),
+    airing_at: sqlValue((episode) => `${episode}.airing_at`),
+    episode: sqlValue((episode) => `${episode}.episode`),
+  }),
+];

@@ -1,6 +1,6 @@
 import { FieldResolver, Resolver, Root, type ClassType } from 'type-graphql';
 import type { ReadContentType, TitleContentType } from '../common/enums';
-import { sqlFields, sqlRows, sqlValue } from '../graphql/sql-plan/fields';
+import { type SqlForm, sqlFields, sqlRows, sqlValue } from '../graphql/sql-plan/fields';
 import { compareSlugs } from '../common/sorting';
 import type { CatalogTitle } from './catalog-title.entity';
 import { Genre } from './genre.entity';
@@ -19,11 +19,9 @@ const linkedBySlug = (kind: TitleContentType, linked: 'genre' | 'magazine') =>
 
 /**
  * Field resolvers every catalog title has. Relations load through MikroORM's batching
- * dataloader; their SQL forms (src/graphql/sql-plan) read the same rows in the same order.
+ * dataloader; their SQL forms ({@link catalogTitleSqlForms}) read the same rows in the same order.
  */
-export function CatalogTitleFields<T extends CatalogTitle>(Title: ClassType<T>, kind: TitleContentType) {
-  sqlFields(Title, { genres: linkedBySlug(kind, 'genre') });
-
+export function CatalogTitleFields<T extends CatalogTitle>(Title: ClassType<T>) {
   @Resolver(() => Title)
   abstract class CatalogTitleFieldResolver {
     @FieldResolver(() => [Genre], { description: 'By slug.' })
@@ -48,25 +46,15 @@ const displayedExternalLinksSql = sqlRows((title, link) => ({
   where: `${link}.link->>'type' in ('general', 'read')`,
   orderBy: `case when ${link}.link->>'type' = 'general' then 0 when ${link}.link->>'text' = 'Dengeki' then 1 else 2 end, ${link}.position`,
 }));
-sqlFields(ExternalLink, {
-  url: sqlValue((link) => `${link}.link->'url'`),
-  text: sqlValue((link) => `${link}.link->'text'`),
-  type: sqlValue((link) => `${link}.link->>'type'`),
-});
 
 /**
  * Field resolvers shared by manga and novels. Domains above the catalog extend the titles
  * with fields of their own: the authors (src/people), the caller's read entries and the
  * reading statistics (src/lists).
  */
-export function ReadableTitleFields<T extends ReadableTitle>(Title: ClassType<T>, kind: ReadContentType) {
-  sqlFields(Title, {
-    magazines: linkedBySlug(kind, 'magazine'),
-    external: displayedExternalLinksSql,
-  });
-
+export function ReadableTitleFields<T extends ReadableTitle>(Title: ClassType<T>) {
   @Resolver(() => Title)
-  abstract class ReadableTitleFieldResolver extends CatalogTitleFields(Title, kind) {
+  abstract class ReadableTitleFieldResolver extends CatalogTitleFields(Title) {
     @FieldResolver(() => [Magazine], { description: 'By slug.' })
     async magazines(@Root() title: T): Promise<Magazine[]> {
       return (await title.magazines.load()).getItems().sort(bySlug);
@@ -79,3 +67,23 @@ export function ReadableTitleFields<T extends ReadableTitle>(Title: ClassType<T>
   }
   return ReadableTitleFieldResolver;
 }
+
+/** The SQL forms of {@link CatalogTitleFields} for `Title`, a title of `kind`. */
+export const catalogTitleSqlForms = (Title: ClassType<CatalogTitle>, kind: TitleContentType): SqlForm[] => [
+  sqlFields(Title, { genres: linkedBySlug(kind, 'genre') }),
+];
+
+/** The SQL forms of {@link ReadableTitleFields} for `Title`, a title of `kind`. */
+export const readableTitleSqlForms = (Title: ClassType<ReadableTitle>, kind: ReadContentType): SqlForm[] => [
+  ...catalogTitleSqlForms(Title, kind),
+  sqlFields(Title, { magazines: linkedBySlug(kind, 'magazine'), external: displayedExternalLinksSql }),
+];
+
+/** An external link's fields, from an element of the stored array ({@link displayedExternalLinksSql}). */
+export const externalLinkSqlForms: readonly SqlForm[] = [
+  sqlFields(ExternalLink, {
+    url: sqlValue((link) => `${link}.link->'url'`),
+    text: sqlValue((link) => `${link}.link->'text'`),
+    type: sqlValue((link) => `${link}.link->>'type'`),
+  }),
+];

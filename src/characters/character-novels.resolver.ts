@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql
 import { Novel } from '../catalog/novel.entity';
 import { PageArgs, PagedType } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
-import { sqlFields, sqlRoot, sqlRows, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlRoot, sqlRows, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { Appearance } from './appearance.entity';
 import {
   characterNovels,
@@ -26,23 +26,6 @@ export class CharacterNovelItem implements CharacterNovelEntry {
 @ObjectType()
 export class CharacterNovelPage extends PagedType(CharacterNovelItem) {}
 
-// The same page in one SQL statement (src/graphql/sql-plan): an item is a view of an appearance row.
-sqlRoot('characterNovels', {
-  kind: 'page',
-  item: Appearance,
-  view: CharacterNovelItem,
-  subject: (args) => characterSubject(String(args.slug)),
-  query: async (_ctx, _args, character) => characterNovelsQuery(character),
-  scopes: READ_SCOPES,
-});
-sqlFields(CharacterNovelItem, {
-  main: sqlValue((appearance) => `${appearance}.main`),
-  novel: sqlRows((appearance, novel) => ({
-    from: `novel ${novel}`,
-    where: `${novel}.reference = ${appearance}.novel_reference`,
-  })),
-});
-
 @Resolver()
 export class CharacterNovelsResolver {
   /** #8 GET /characters/{slug}/novel: optional authentication, scope `read:readlist`. */
@@ -60,3 +43,23 @@ export class CharacterNovelsResolver {
     return characterNovels(ctx.em, character, page);
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const characterNovelsSqlForms: readonly SqlForm[] = [
+  // The same page in one SQL statement (src/graphql/sql-plan): an item is a view of an appearance row.
+  sqlRoot('characterNovels', {
+    kind: 'page',
+    item: Appearance,
+    view: CharacterNovelItem,
+    subject: (args) => characterSubject(String(args.slug)),
+    query: async (_ctx, _args, character) => characterNovelsQuery(character),
+    scopes: READ_SCOPES,
+  }),
+  sqlFields(CharacterNovelItem, {
+    main: sqlValue((appearance) => `${appearance}.main`),
+    novel: sqlRows((appearance, novel) => ({
+      from: `novel ${novel}`,
+      where: `${novel}.reference = ${appearance}.novel_reference`,
+    })),
+  }),
+];

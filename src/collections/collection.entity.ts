@@ -13,7 +13,7 @@ import { User } from '../accounts/user.entity';
 import type { CollectionContentType, CollectionVisibility } from '../common/enums';
 import { UnixTime } from '../common/scalars';
 import { now, ReferencedEntity } from '../db/base.entity';
-import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { CollectionContentTypeEnum, CollectionVisibilityEnum } from './collection.enums';
 
 /**
@@ -112,8 +112,6 @@ export class Collection extends ReferencedEntity {
   updated!: Date;
 }
 
-sqlFields(Collection, { data_type: sqlValue(() => `'collection'`) });
-
 @ObjectType({ description: 'One item of a collection; `content` is resolved per request.' })
 @Entity()
 @Unique({ properties: ['collection', 'order'] })
@@ -141,3 +139,8 @@ export class CollectionItem extends ReferencedEntity {
   @Property({ type: 'text', nullable: true })
   label: string | null = null;
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const collectionEntitySqlForms: readonly SqlForm[] = [
+  sqlFields(Collection, { data_type: sqlValue(() => `'collection'`) }),
+];

@@ -24,7 +24,15 @@ import { PageArgs, PagedType } from '../common/pagination/pagination';
 import { RootFieldState } from '../common/root-field-state';
 import type { RequestContext } from '../context';
 import { Person } from '../people/person.entity';
-import { sqlFields, sqlMember, sqlRelation, sqlRoot, sqlRows, sqlValue } from '../graphql/sql-plan/fields';
+import {
+  sqlFields,
+  sqlMember,
+  sqlRelation,
+  sqlRoot,
+  sqlRows,
+  sqlValue,
+  type SqlForm,
+} from '../graphql/sql-plan/fields';
 import { viewerVoteScores, viewerVoteSql } from '../votes/vote.loaders';
 import { Collection, CollectionItem } from './collection.entity';
 import { CollectionInput, CollectionSearchInput } from './collection.inputs';
@@ -71,38 +79,6 @@ export class CollectionPage extends PagedType(Collection) {}
  * rather than with every item (#14 and the writes).
  */
 const servesPreviews = new RootFieldState<boolean>(false);
-
-// #14 and #15 in one SQL statement each (src/graphql/sql-plan), serving items as the
-// resolvers below do: every one for #14, previews for #15 (`previews`).
-sqlRoot('collection', {
-  kind: 'one',
-  type: Collection,
-  values: (args) => ({ reference: pathReference(String(args.reference), 'reference') }),
-  rows: (collection, args, _subject, table, { viewer }) => ({
-    from: `${table} ${collection}`,
-    where: `${collection}.reference = ${args.reference}::uuid and not ${collection}.deleted
-      and (${collection}.visibility <> 'private' or ${collection}.author_reference = ${viewer})`,
-  }),
-  notFound: 'collections:not_found',
-  scopes: COLLECTION_READ_SCOPES,
-});
-sqlRoot('collections', {
-  kind: 'page',
-  item: Collection,
-  query: (ctx, args) => collectionSearchQuery(ctx, (args.input ?? {}) as CollectionSearchInput),
-  serving: { previews: true },
-});
-sqlFields(Collection, {
-  author: sqlRelation,
-  my_score: sqlValue(
-    (collection, { viewer }) => viewerVoteSql('collection', `${collection}.reference`, viewer),
-    'smallint',
-  ),
-  collection: sqlRows((collection, item, { serving }) =>
-    collectionItemRows(collection, item, serving.previews === true),
-  ),
-});
-sqlFields(CollectionItem, { content: sqlMember((item) => `${item}.content_type`, CONTENT_MEMBERS) });
 
 /**
  * Collections (semantics §3.7, contract #14 and #15). `@Authorized()` authenticates
@@ -209,3 +185,38 @@ export const collectionResolvers = [
   CollectionFieldsResolver,
   CollectionItemResolver,
 ] as const;
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const collectionSqlForms: readonly SqlForm[] = [
+  // #14 and #15 in one SQL statement each (src/graphql/sql-plan), serving items as the
+  // resolvers below do: every one for #14, previews for #15 (`previews`).
+  sqlRoot('collection', {
+    kind: 'one',
+    type: Collection,
+    values: (args) => ({ reference: pathReference(String(args.reference), 'reference') }),
+    rows: (collection, args, _subject, table, { viewer }) => ({
+      from: `${table} ${collection}`,
+      where: `${collection}.reference = ${args.reference}::uuid and not ${collection}.deleted
+      and (${collection}.visibility <> 'private' or ${collection}.author_reference = ${viewer})`,
+    }),
+    notFound: 'collections:not_found',
+    scopes: COLLECTION_READ_SCOPES,
+  }),
+  sqlRoot('collections', {
+    kind: 'page',
+    item: Collection,
+    query: (ctx, args) => collectionSearchQuery(ctx, (args.input ?? {}) as CollectionSearchInput),
+    serving: { previews: true },
+  }),
+  sqlFields(Collection, {
+    author: sqlRelation,
+    my_score: sqlValue(
+      (collection, { viewer }) => viewerVoteSql('collection', `${collection}.reference`, viewer),
+      'smallint',
+    ),
+    collection: sqlRows((collection, item, { serving }) =>
+      collectionItemRows(collection, item, serving.previews === true),
+    ),
+  }),
+  sqlFields(CollectionItem, { content: sqlMember((item) => `${item}.content_type`, CONTENT_MEMBERS) }),
+];

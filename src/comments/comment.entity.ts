@@ -5,7 +5,7 @@ import { COMMENT_CONTENT_TYPES, type CommentContentType, type ReviewRecommendati
 import { UnixTime } from '../common/scalars';
 import { valueListType } from '../common/scalars/value-list';
 import { now, ReferencedEntity } from '../db/base.entity';
-import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 
 export const CommentContentTypeEnum = valueListType('CommentContentType', COMMENT_CONTENT_TYPES);
 
@@ -114,8 +114,6 @@ export class Comment extends ReferencedEntity {
   updated!: Date;
 }
 
-sqlFields(Comment, { data_type: sqlValue(() => `'comment'`) });
-
 /** An earlier text of an edited comment. */
 @Entity()
 export class CommentVersion extends ReferencedEntity {
@@ -128,3 +126,8 @@ export class CommentVersion extends ReferencedEntity {
   @Property({ type: 'datetime', onCreate: now })
   created!: Date;
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const commentEntitySqlForms: readonly SqlForm[] = [
+  sqlFields(Comment, { data_type: sqlValue(() => `'comment'`) }),
+];

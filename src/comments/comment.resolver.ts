@@ -18,7 +18,7 @@ import type { CommentContentType, ReviewRecommendation } from '../common/enums';
 import { PageArgs } from '../common/pagination/pagination';
 import { RootFieldState } from '../common/root-field-state';
 import type { RequestContext } from '../context';
-import { sqlFields, sqlRoot, sqlRows, sqlRowType, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlRoot, sqlRows, sqlRowType, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { viewerVoteScores, viewerVoteSql } from '../votes/vote.loaders';
 import { pathReference } from '../common/validation/uuid';
 import { commentContentSubject } from './comment-content';
@@ -86,79 +86,6 @@ async function prime(ctx: RequestContext, nodes: Comment[], withViewer = true): 
   await versionCounts(ctx).loadMany(references);
   if (withViewer) await viewerVoteScores(ctx, 'comment').loadMany(references);
 }
-
-// The reads in one SQL statement each (src/graphql/sql-plan), serving as the resolvers
-// below do: reply trees for #9 and #17 (`replyTrees`), no caller for #20 (`anonymous`).
-sqlRoot('contentComments', {
-  kind: 'page',
-  item: Comment,
-  subject: async (args, ctx) =>
-    commentContentSubject(
-      args.content_type as CommentContentType,
-      String(args.slug),
-      await ctx.auth.viewerReference(),
-    ),
-  query: async (_ctx, args, content) =>
-    contentCommentsQuery(args.content_type as CommentContentType, content, {
-      comment_type: args.comment_type as CommentListType,
-      recommended: args.recommended as ReviewRecommendation | null,
-    }),
-  scopes: READ_SCOPE,
-  serving: { replyTrees: true },
-});
-sqlRoot('comments', {
-  kind: 'page',
-  item: Comment,
-  query: async () => publicCommentsQuery,
-  scopes: READ_SCOPE,
-});
-sqlRoot('commentThread', {
-  kind: 'one',
-  type: Comment,
-  subject: async (args, ctx) =>
-    commentThreadSubject(
-      pathReference(String(args.comment_reference), 'comment_reference'),
-      await ctx.auth.viewerReference(),
-    ),
-  rows: (comment, _args, found, table) => ({
-    from: `${table} ${comment}`,
-    where: `${comment}.reference = ${found} and ${servedThreadSql(comment)}`,
-  }),
-  withheld: 'comment:hidden',
-  scopes: READ_SCOPE,
-  serving: { replyTrees: true },
-});
-sqlRoot('latestComments', {
-  kind: 'list',
-  type: Comment,
-  rows: (comment) => latestCommentRows(comment),
-  serving: { anonymous: true },
-});
-sqlFields(Comment, {
-  parent: sqlValue((comment) => `${comment}.parent_reference`),
-  replies: sqlRows((comment, reply, { serving }) =>
-    serving.replyTrees ? replyRows(comment, reply) : { from: `comment ${reply}`, where: 'false' },
-  ),
-  text: sqlValue((comment) => `case when ${comment}.hidden then '' else ${comment}.text end`),
-  is_editable: sqlValue(
-    (comment) => `not ${comment}.hidden and (select count(*) from comment_version v
-      where v.comment_reference = ${comment}.reference) < ${MAX_VERSIONS}`,
-  ),
-  my_score: sqlValue(
-    (comment, { viewer, serving }) =>
-      serving.anonymous ? '0' : viewerVoteSql('comment', `${comment}.reference`, viewer),
-    'smallint',
-  ),
-  preview: sqlRows((comment, preview) => ({
-    from: `jsonb_to_record(${comment}.preview) ${preview}(title text, image text, slug text)`,
-  })),
-  review: sqlRows((comment, review) => ({
-    from: `(select ${comment}.review_recommendation as recommended, coalesce(${comment}.review_score, 0) as score) ${review}`,
-    where: `${review}.recommended is not null`,
-  })),
-});
-sqlRowType(CommentPreviewType);
-sqlRowType(CommentReviewType);
 
 @Resolver(() => Comment)
 export class CommentResolver {
@@ -325,3 +252,79 @@ export class CommentResolver {
     return { recommended: comment.review_recommendation, score: comment.review_score ?? 0 };
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const commentSqlForms: readonly SqlForm[] = [
+  // The reads in one SQL statement each (src/graphql/sql-plan), serving as the resolvers
+  // below do: reply trees for #9 and #17 (`replyTrees`), no caller for #20 (`anonymous`).
+  sqlRoot('contentComments', {
+    kind: 'page',
+    item: Comment,
+    subject: async (args, ctx) =>
+      commentContentSubject(
+        args.content_type as CommentContentType,
+        String(args.slug),
+        await ctx.auth.viewerReference(),
+      ),
+    query: async (_ctx, args, content) =>
+      contentCommentsQuery(args.content_type as CommentContentType, content, {
+        comment_type: args.comment_type as CommentListType,
+        recommended: args.recommended as ReviewRecommendation | null,
+      }),
+    scopes: READ_SCOPE,
+    serving: { replyTrees: true },
+  }),
+  sqlRoot('comments', {
+    kind: 'page',
+    item: Comment,
+    query: async () => publicCommentsQuery,
+    scopes: READ_SCOPE,
+  }),
+  sqlRoot('commentThread', {
+    kind: 'one',
+    type: Comment,
+    subject: async (args, ctx) =>
+      commentThreadSubject(
+        pathReference(String(args.comment_reference), 'comment_reference'),
+        await ctx.auth.viewerReference(),
+      ),
+    rows: (comment, _args, found, table) => ({
+      from: `${table} ${comment}`,
+      where: `${comment}.reference = ${found} and ${servedThreadSql(comment)}`,
+    }),
+    withheld: 'comment:hidden',
+    scopes: READ_SCOPE,
+    serving: { replyTrees: true },
+  }),
+  sqlRoot('latestComments', {
+    kind: 'list',
+    type: Comment,
+    rows: (comment) => latestCommentRows(comment),
+    serving: { anonymous: true },
+  }),
+  sqlFields(Comment, {
+    parent: sqlValue((comment) => `${comment}.parent_reference`),
+    replies: sqlRows((comment, reply, { serving }) =>
+      serving.replyTrees ? replyRows(comment, reply) : { from: `comment ${reply}`, where: 'false' },
+    ),
+    text: sqlValue((comment) => `case when ${comment}.hidden then '' else ${comment}.text end`),
+    is_editable: sqlValue(
+      (comment) => `not ${comment}.hidden and (select count(*) from comment_version v
+      where v.comment_reference = ${comment}.reference) < ${MAX_VERSIONS}`,
+    ),
+    my_score: sqlValue(
+      (comment, { viewer, serving }) =>
+        serving.anonymous ? '0' : viewerVoteSql('comment', `${comment}.reference`, viewer),
+      'smallint',
+    ),
+    preview: sqlRows((comment, preview) => ({
+      from: `jsonb_to_record(${comment}.preview) ${preview}(title text, image text, slug text)`,
+    })),
+    review: sqlRows((comment, review) => ({
+      from: `(select ${comment}.review_recommendation as recommended, coalesce(${comment}.review_score, 0) as score) ${review}`,
+      where: `${review}.recommended is not null`,
+    })),
+  }),
+  sqlRowType(CommentPreviewType),
+  sqlRowType(CommentReviewType),
+];

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { User } from '../accounts/user.entity';
 import type { RequestContext } from '../context';
-import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { viewerFollows } from './follow.loaders';
 import { followUser, isFollowing, unfollowUser } from './follow.service';
 import { FollowState } from './follow.types';
@@ -44,14 +44,6 @@ export class FollowResolver {
   }
 }
 
-// The same in SQL (src/graphql/sql-plan): false when anonymous and on the caller's own profile.
-sqlFields(User, {
-  is_followed: sqlValue(
-    (user, { viewer }) => `(${user}.reference <> ${viewer} and exists (select 1 from follow f
-      where f.follower_reference = ${viewer} and f.followed_reference = ${user}.reference))`,
-  ),
-});
-
 /** The viewer-specific `is_followed` of every User (semantics §1.6, §7.11), batched per request. */
 @Resolver(() => User)
 export class UserFollowResolver {
@@ -64,3 +56,14 @@ export class UserFollowResolver {
     return viewerFollows(ctx).load(user.reference);
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const followSqlForms: readonly SqlForm[] = [
+  // The same in SQL (src/graphql/sql-plan): false when anonymous and on the caller's own profile.
+  sqlFields(User, {
+    is_followed: sqlValue(
+      (user, { viewer }) => `(${user}.reference <> ${viewer} and exists (select 1 from follow f
+      where f.follower_reference = ${viewer} and f.followed_reference = ${user}.reference))`,
+    ),
+  }),
+];

@@ -9,23 +9,12 @@ import type { TitleContentType } from '../common/enums';
 import { groupedLoader } from '../common/loaders';
 import { TitleContentTypeEnum } from '../common/scalars';
 import type { RequestContext } from '../context';
-import { sqlFields, sqlRoot, sqlRows } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlRoot, sqlRows, type SqlForm } from '../graphql/sql-plan/fields';
 import { Franchise } from './franchise.entity';
 import { franchiseOf, franchiseSubject } from './franchise.service';
 
 const TITLE_ORDER = 'start_date desc nulls last, reference asc';
 
-// The same look-up and lists in SQL (src/graphql/sql-plan).
-sqlRoot('franchise', {
-  kind: 'one',
-  type: Franchise,
-  rows: (franchise, _args, title) => ({
-    from: `franchise ${franchise}`,
-    where: `${franchise}.reference = ${title}`,
-  }),
-  subject: (args) => franchiseSubject(args.content_type as TitleContentType, String(args.slug)),
-  scopes: [],
-});
 const franchiseTitlesSql = (kind: TitleContentType) =>
   sqlRows((franchise, title) => ({
     from: `${kind} ${title}`,
@@ -33,11 +22,6 @@ const franchiseTitlesSql = (kind: TitleContentType) =>
     // franchiseTitles' order.
     orderBy: `${title}.start_date desc nulls last, ${title}.reference asc`,
   }));
-sqlFields(Franchise, {
-  anime: franchiseTitlesSql('anime'),
-  manga: franchiseTitlesSql('manga'),
-  novel: franchiseTitlesSql('novel'),
-});
 
 /** Non-deleted titles of one kind in many franchises, `start_date` desc nulls last, then reference. */
 function franchiseTitles<K extends TitleContentType>(ctx: RequestContext, kind: K) {
@@ -86,3 +70,23 @@ export class FranchiseResolver {
     return franchiseTitles(ctx, 'novel').load(franchise.reference);
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const franchiseSqlForms: readonly SqlForm[] = [
+  // The same look-up and lists in SQL (src/graphql/sql-plan).
+  sqlRoot('franchise', {
+    kind: 'one',
+    type: Franchise,
+    rows: (franchise, _args, title) => ({
+      from: `franchise ${franchise}`,
+      where: `${franchise}.reference = ${title}`,
+    }),
+    subject: (args) => franchiseSubject(args.content_type as TitleContentType, String(args.slug)),
+    scopes: [],
+  }),
+  sqlFields(Franchise, {
+    anime: franchiseTitlesSql('anime'),
+    manga: franchiseTitlesSql('manga'),
+    novel: franchiseTitlesSql('novel'),
+  }),
+];

@@ -19,7 +19,7 @@ import { type GraphQLLimits, operationCost } from './limits';
 import { OperationChecks } from './preparation';
 import { checkedVariables, checkVariables } from './request-checks';
 import { CompiledOperation } from './sql-plan/compile';
-import { sqlRootOf } from './sql-plan/fields';
+import { sqlFormsOf } from './sql-plan/fields';
 
 /**
  * A persisted operation, prepared once when the app starts: parsed, validated with the
@@ -71,7 +71,7 @@ export class OperationRunner {
     if (!operation) throw new Error(`Persisted operation for ${rootField} must hold exactly one operation`);
     const worstCost = operationCost(this.schema, document, operation, { size: SIZE_MAX });
     const compiled =
-      !refusal && operation.operation === 'query' && sqlRootOf(rootField)
+      !refusal && operation.operation === 'query' && sqlFormsOf(this.schema).rootOf(rootField)
         ? new CompiledOperation(this.schema, document, operation, this.metadata)
         : undefined;
     return { document, operation, rootField, worstCost, refusal, compiled };

@@ -5,12 +5,8 @@ import { Manga } from '../catalog/manga.entity';
 import { Novel } from '../catalog/novel.entity';
 import { ReadContent } from '../catalog/title-unions';
 import { ReadEntry } from './read-entry.entity';
-import { type MemberRows, sqlFields, sqlMember, sqlRelation } from '../graphql/sql-plan/fields';
+import { type MemberRows, sqlFields, sqlMember, sqlRelation, type SqlForm } from '../graphql/sql-plan/fields';
 import { WatchEntry } from './watch-entry.entity';
-
-/** Titles of list entries load through MikroORM's batching dataloader, one query per batch. */
-// The resolver loads the relation: in SQL, the row it points to (src/graphql/sql-plan).
-sqlFields(WatchEntry, { anime: sqlRelation });
 
 /** A read entry's title in `table`, through its column `<table>_reference`. */
 const entryTitle = (table: 'manga' | 'novel'): MemberRows => ({
@@ -18,12 +14,6 @@ const entryTitle = (table: 'manga' | 'novel'): MemberRows => ({
   rows: (entry, title) => ({
     from: `${table} ${title}`,
     where: `${title}.reference = ${entry}.${table}_reference`,
-  }),
-});
-sqlFields(ReadEntry, {
-  content: sqlMember((entry) => `${entry}.content_type`, {
-    manga: entryTitle('manga'),
-    novel: entryTitle('novel'),
   }),
 });
 
@@ -44,3 +34,16 @@ export class ReadEntryResolver {
     throw new Error(`read entry ${entry.reference} has no title`);
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const listEntrySqlForms: readonly SqlForm[] = [
+  /** Titles of list entries load through MikroORM's batching dataloader, one query per batch. */
+  // The resolver loads the relation: in SQL, the row it points to (src/graphql/sql-plan).
+  sqlFields(WatchEntry, { anime: sqlRelation }),
+  sqlFields(ReadEntry, {
+    content: sqlMember((entry) => `${entry}.content_type`, {
+      manga: entryTitle('manga'),
+      novel: entryTitle('novel'),
+    }),
+  }),
+];

@@ -4,7 +4,7 @@ import { Ctx, Field, FieldResolver, Int, ObjectType, Resolver, Root } from 'type
 import { Manga } from '../catalog/manga.entity';
 import { READ_STATUSES, type ReadStatus } from '../common/enums';
 import type { RequestContext } from '../context';
-import { sqlFields, sqlRowType, sqlRows } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlRowType, sqlRows, type SqlForm } from '../graphql/sql-plan/fields';
 import { ReadEntry } from './read-entry.entity';
 
 /** Read-list statistics of a manga (semantics §6.2): counts by status and by score 1..10. */
@@ -26,9 +26,6 @@ export class MangaStats {
   @Field(() => Int) score_9 = 0;
   @Field(() => Int) score_10 = 0;
 }
-
-// Its SQL form is the row of counts the `stats` field selects (below).
-sqlRowType(MangaStats);
 
 type ScoreKey = `score_${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10}`;
 
@@ -63,11 +60,6 @@ const STATS_COLUMNS = [
   ...READ_STATUSES.map((status) => `count(*) filter (where status = '${status}') as ${status}`),
   ...Array.from({ length: 10 }, (_, i) => `count(*) filter (where score = ${i + 1}) as score_${i + 1}`),
 ];
-sqlFields(Manga, {
-  stats: sqlRows((manga, stats) => ({
-    from: `(select ${STATS_COLUMNS.join(', ')} from read_entry where manga_reference = ${manga}.reference) ${stats}`,
-  })),
-});
 
 /** The lists add their statistics to the catalog's manga. */
 @Resolver(() => Manga)
@@ -77,3 +69,14 @@ export class MangaStatsResolver {
     return mangaStats(ctx).load(manga.reference);
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const mangaStatsSqlForms: readonly SqlForm[] = [
+  // Its SQL form is the row of counts the `stats` field selects (below).
+  sqlRowType(MangaStats),
+  sqlFields(Manga, {
+    stats: sqlRows((manga, stats) => ({
+      from: `(select ${STATS_COLUMNS.join(', ')} from read_entry where manga_reference = ${manga}.reference) ${stats}`,
+    })),
+  }),
+];

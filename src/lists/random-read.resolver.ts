@@ -5,22 +5,9 @@ import { Novel } from '../catalog/novel.entity';
 import type { ReadContentType, ReadStatus } from '../common/enums';
 import { ReadStatusEnum } from '../common/scalars';
 import type { RequestContext } from '../context';
-import { sqlRoot } from '../graphql/sql-plan/fields';
+import { sqlRoot, type SqlForm } from '../graphql/sql-plan/fields';
 import { randomReadSubject, randomReadTitle } from './random-read.service';
 import { ReadContentTypeEnum } from './read.types';
-
-// The same pick in one SQL statement (src/graphql/sql-plan), one plan per content type.
-sqlRoot('randomReadEntry', {
-  kind: 'one',
-  type: { argument: 'content_type', items: { manga: Manga, novel: Novel } },
-  subject: (args) =>
-    randomReadSubject(String(args.username), args.content_type as ReadContentType, args.status as ReadStatus),
-  rows: (title, _args, picked, table) => ({
-    from: `${table} ${title}`,
-    where: `${title}.reference = ${picked}`,
-  }),
-  notFound: 'read:empty_random',
-});
 
 @Resolver()
 export class RandomReadResolver {
@@ -38,3 +25,23 @@ export class RandomReadResolver {
     return randomReadTitle(ctx.em, username, contentType, status);
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const randomReadSqlForms: readonly SqlForm[] = [
+  // The same pick in one SQL statement (src/graphql/sql-plan), one plan per content type.
+  sqlRoot('randomReadEntry', {
+    kind: 'one',
+    type: { argument: 'content_type', items: { manga: Manga, novel: Novel } },
+    subject: (args) =>
+      randomReadSubject(
+        String(args.username),
+        args.content_type as ReadContentType,
+        args.status as ReadStatus,
+      ),
+    rows: (title, _args, picked, table) => ({
+      from: `${table} ${title}`,
+      where: `${title}.reference = ${picked}`,
+    }),
+    notFound: 'read:empty_random',
+  }),
+];

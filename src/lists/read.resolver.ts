@@ -3,31 +3,11 @@ import type { ReadContentType } from '../common/enums';
 import { UnixTime } from '../common/scalars';
 import { exactTitleSubject } from '../catalog/catalog.service';
 import type { RequestContext } from '../context';
-import { sqlFields, sqlRoot, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlRoot, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { ReadEntry } from './read-entry.entity';
 import { deleteReadEntry, getReadEntry, saveReadEntry } from './read.service';
 import { ReadContentTypeEnum, ReadEntryInput } from './read.types';
 import { DeleteResult } from '../common/delete-result';
-
-// GET /read/{content_type}/{slug} in one SQL statement (src/graphql/sql-plan), checked in the service's order.
-sqlRoot('readEntry', {
-  kind: 'one',
-  type: ReadEntry,
-  authentication: 'required',
-  subject: (args) =>
-    exactTitleSubject(args.content_type as ReadContentType, String(args.slug), 'read:content_not_found'),
-  rows: (entry, _args, title, table, { viewer }) => ({
-    from: `${table} ${entry}`,
-    where: `${entry}.user_reference = ${viewer}
-      and (${entry}.manga_reference = ${title} or ${entry}.novel_reference = ${title})`,
-  }),
-  notFound: 'read:not_found',
-  scopes: ['read:readlist'],
-});
-sqlFields(ReadEntry, {
-  start_date: sqlValue((entry) => `${entry}.start_date`),
-  end_date: sqlValue((entry) => `${entry}.end_date`),
-});
 
 /**
  * The caller's read entries (§3.4). `@Authorized()` authenticates before the input
@@ -85,3 +65,26 @@ export class ReadResolver {
     return entry.end_date;
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const readSqlForms: readonly SqlForm[] = [
+  // GET /read/{content_type}/{slug} in one SQL statement (src/graphql/sql-plan), checked in the service's order.
+  sqlRoot('readEntry', {
+    kind: 'one',
+    type: ReadEntry,
+    authentication: 'required',
+    subject: (args) =>
+      exactTitleSubject(args.content_type as ReadContentType, String(args.slug), 'read:content_not_found'),
+    rows: (entry, _args, title, table, { viewer }) => ({
+      from: `${table} ${entry}`,
+      where: `${entry}.user_reference = ${viewer}
+      and (${entry}.manga_reference = ${title} or ${entry}.novel_reference = ${title})`,
+    }),
+    notFound: 'read:not_found',
+    scopes: ['read:readlist'],
+  }),
+  sqlFields(ReadEntry, {
+    start_date: sqlValue((entry) => `${entry}.start_date`),
+    end_date: sqlValue((entry) => `${entry}.end_date`),
+  }),
+];

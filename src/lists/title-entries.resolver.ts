@@ -5,7 +5,7 @@ import { Novel } from '../catalog/novel.entity';
 import type { ReadableTitle } from '../catalog/readable-title.entity';
 import type { ReadContentType } from '../common/enums';
 import type { RequestContext } from '../context';
-import { sqlFields, sqlRows } from '../graphql/sql-plan/fields';
+import { type SqlForm, sqlFields, sqlRows } from '../graphql/sql-plan/fields';
 import { viewerReadEntries, viewerWatchEntries } from './list.loaders';
 import { ReadEntry } from './read-entry.entity';
 import { WatchEntry } from './watch-entry.entity';
@@ -15,13 +15,6 @@ import { WatchEntry } from './watch-entry.entity';
  * `read` on manga and novels. In SQL as in the loaders: none for anonymous callers
  * (viewer null).
  */
-
-sqlFields(Anime, {
-  watch: sqlRows((anime, entry, { viewer }) => ({
-    from: `watch_entry ${entry}`,
-    where: `${entry}.anime_reference = ${anime}.reference and ${entry}.user_reference = ${viewer}`,
-  })),
-});
 
 @Resolver(() => Anime)
 export class AnimeWatchResolver {
@@ -34,13 +27,6 @@ export class AnimeWatchResolver {
 }
 
 function TitleReadResolver<T extends ReadableTitle>(Title: ClassType<T>, kind: ReadContentType) {
-  sqlFields(Title, {
-    read: sqlRows((title, entry, { viewer }) => ({
-      from: `read_entry ${entry}`,
-      where: `${entry}.${kind}_reference = ${title}.reference and ${entry}.user_reference = ${viewer}`,
-    })),
-  });
-
   @Resolver(() => Title)
   class ReadResolver {
     @FieldResolver(() => [ReadEntry], {
@@ -55,3 +41,22 @@ function TitleReadResolver<T extends ReadableTitle>(Title: ClassType<T>, kind: R
 
 export const MangaReadResolver = TitleReadResolver(Manga, 'manga');
 export const NovelReadResolver = TitleReadResolver(Novel, 'novel');
+
+/** `read` of a title of `kind` in SQL. */
+const readSql = (kind: ReadContentType) =>
+  sqlRows((title, entry, { viewer }) => ({
+    from: `read_entry ${entry}`,
+    where: `${entry}.${kind}_reference = ${title}.reference and ${entry}.user_reference = ${viewer}`,
+  }));
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const titleEntriesSqlForms: readonly SqlForm[] = [
+  sqlFields(Anime, {
+    watch: sqlRows((anime, entry, { viewer }) => ({
+      from: `watch_entry ${entry}`,
+      where: `${entry}.anime_reference = ${anime}.reference and ${entry}.user_reference = ${viewer}`,
+    })),
+  }),
+  sqlFields(Manga, { read: readSql('manga') }),
+  sqlFields(Novel, { read: readSql('novel') }),
+];

@@ -3,20 +3,12 @@ import { PageArgs, PagedType } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { WatchEntry } from './watch-entry.entity';
 import { WatchListInput } from './watch-list.inputs';
-import { sqlRoot } from '../graphql/sql-plan/fields';
+import { sqlRoot, type SqlForm } from '../graphql/sql-plan/fields';
 import { userSubject } from '../accounts/users.service';
 import { watchList, watchListQuery } from './watch-list.service';
 
 @ObjectType()
 export class WatchListPage extends PagedType(WatchEntry) {}
-
-// The same page in one SQL statement (src/graphql/sql-plan).
-sqlRoot('watchList', {
-  kind: 'page',
-  item: WatchEntry,
-  subject: (args) => userSubject(String(args.username)),
-  query: async (_ctx, args, user) => watchListQuery(user, (args.input ?? {}) as WatchListInput),
-});
 
 @Resolver()
 export class WatchListResolver {
@@ -33,3 +25,14 @@ export class WatchListResolver {
     return watchList(ctx.em, username, input ?? {}, page);
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const watchListSqlForms: readonly SqlForm[] = [
+  // The same page in one SQL statement (src/graphql/sql-plan).
+  sqlRoot('watchList', {
+    kind: 'page',
+    item: WatchEntry,
+    subject: (args) => userSubject(String(args.username)),
+    query: async (_ctx, args, user) => watchListQuery(user, (args.input ?? {}) as WatchListInput),
+  }),
+];

@@ -2,29 +2,11 @@ import { Arg, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } 
 import { UnixTime } from '../common/scalars';
 import { titleSubject } from '../catalog/catalog.service';
 import type { RequestContext } from '../context';
-import { sqlFields, sqlRoot, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlRoot, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { WatchEntry } from './watch-entry.entity';
 import { deleteWatchEntry, getWatchEntry, saveWatchEntry } from './watch.service';
 import { DeleteResult } from '../common/delete-result';
 import { WatchEntryInput } from './watch.types';
-
-// GET /watch/{slug} in one SQL statement (src/graphql/sql-plan), checked in the service's order.
-sqlRoot('watchEntry', {
-  kind: 'one',
-  type: WatchEntry,
-  authentication: 'required',
-  subject: (args) => titleSubject('anime', String(args.slug), 'anime:not_found'),
-  rows: (entry, _args, anime, table, { viewer }) => ({
-    from: `${table} ${entry}`,
-    where: `${entry}.anime_reference = ${anime} and ${entry}.user_reference = ${viewer}`,
-  }),
-  notFound: 'watch:not_found',
-  scopes: ['read:watchlist'],
-});
-sqlFields(WatchEntry, {
-  start_date: sqlValue((entry) => `${entry}.start_date`),
-  end_date: sqlValue((entry) => `${entry}.end_date`),
-});
 
 /**
  * The caller's watch entries (§3.3). `@Authorized()` authenticates before the input
@@ -75,3 +57,24 @@ export class WatchResolver {
     return entry.end_date;
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const watchSqlForms: readonly SqlForm[] = [
+  // GET /watch/{slug} in one SQL statement (src/graphql/sql-plan), checked in the service's order.
+  sqlRoot('watchEntry', {
+    kind: 'one',
+    type: WatchEntry,
+    authentication: 'required',
+    subject: (args) => titleSubject('anime', String(args.slug), 'anime:not_found'),
+    rows: (entry, _args, anime, table, { viewer }) => ({
+      from: `${table} ${entry}`,
+      where: `${entry}.anime_reference = ${anime} and ${entry}.user_reference = ${viewer}`,
+    }),
+    notFound: 'watch:not_found',
+    scopes: ['read:watchlist'],
+  }),
+  sqlFields(WatchEntry, {
+    start_date: sqlValue((entry) => `${entry}.start_date`),
+    end_date: sqlValue((entry) => `${entry}.end_date`),
+  }),
+];

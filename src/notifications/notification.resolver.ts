@@ -16,7 +16,7 @@ import { User } from '../accounts/user.entity';
 import { PageArgs } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
 import { sql } from '../db/sql';
-import { sqlFields, sqlRelation, sqlRoot, sqlRowType } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlRelation, sqlRoot, sqlRowType, type SqlForm } from '../graphql/sql-plan/fields';
 import { Notification } from './notification.entity';
 import {
   countUnseen,
@@ -29,28 +29,6 @@ import { pathReference } from '../common/validation/uuid';
 import { AppError } from '../common/errors/app-error';
 import { requireScopes } from '../accounts/session';
 import type { NotificationFeed } from './live/notification-feed';
-
-// GET /notifications/count in one SQL statement (src/graphql/sql-plan): the badge frontends poll.
-sqlRoot('notificationCount', {
-  kind: 'one',
-  type: NotificationCount,
-  authentication: 'required',
-  rows: (count, _args, _subject, _table, { viewer }) => ({
-    from: `(select count(*)::integer as unseen from notification n
-      where n.user_reference = ${viewer} and not n.seen) ${count}`,
-  }),
-  scopes: ['read:notification'],
-});
-sqlRowType(NotificationCount);
-// GET /notifications likewise, a page of the caller's own.
-sqlRoot('notifications', {
-  kind: 'page',
-  item: Notification,
-  authentication: 'required',
-  query: async (ctx) => notificationsQuery(sql('?', (await ctx.auth.required()).user.reference)),
-  scopes: ['read:notification'],
-});
-sqlFields(Notification, { initiator_user: sqlRelation });
 
 /**
  * A subscription's `subscribe`: the caller (scope read:notification) and their stream from
@@ -142,3 +120,28 @@ export class NotificationResolver {
     return user ? Reference.create(user).load() : null;
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const notificationSqlForms: readonly SqlForm[] = [
+  // GET /notifications/count in one SQL statement (src/graphql/sql-plan): the badge frontends poll.
+  sqlRoot('notificationCount', {
+    kind: 'one',
+    type: NotificationCount,
+    authentication: 'required',
+    rows: (count, _args, _subject, _table, { viewer }) => ({
+      from: `(select count(*)::integer as unseen from notification n
+      where n.user_reference = ${viewer} and not n.seen) ${count}`,
+    }),
+    scopes: ['read:notification'],
+  }),
+  sqlRowType(NotificationCount),
+  // GET /notifications likewise, a page of the caller's own.
+  sqlRoot('notifications', {
+    kind: 'page',
+    item: Notification,
+    authentication: 'required',
+    query: async (ctx) => notificationsQuery(sql('?', (await ctx.auth.required()).user.reference)),
+    scopes: ['read:notification'],
+  }),
+  sqlFields(Notification, { initiator_user: sqlRelation }),
+];

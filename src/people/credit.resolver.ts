@@ -1,5 +1,5 @@
 import { FieldResolver, Resolver, Root } from 'type-graphql';
-import { sqlFields, sqlRelation, sqlRows } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlRelation, sqlRows, type SqlForm } from '../graphql/sql-plan/fields';
 import { Credit } from './credit.entity';
 import { Person } from './person.entity';
 import { compareRoles, Role } from './role.entity';
@@ -10,9 +10,6 @@ export const creditRolesSql = sqlRows((credit, role) => ({
   where: `${role}_j.credit_reference = ${credit}.reference`,
   orderBy: `${role}.weight desc nulls last, ${role}.slug collate "C"`,
 }));
-
-// The same rows and order in SQL (src/graphql/sql-plan).
-sqlFields(Credit, { roles: creditRolesSql, person: sqlRelation });
 
 /** Credits are loaded with their roles and person populated (see credit.loaders.ts). */
 @Resolver(() => Credit)
@@ -27,3 +24,9 @@ export class CreditResolver {
     return credit.person;
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const creditSqlForms: readonly SqlForm[] = [
+  // The same rows and order in SQL (src/graphql/sql-plan).
+  sqlFields(Credit, { roles: creditRolesSql, person: sqlRelation }),
+];

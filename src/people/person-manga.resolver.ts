@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql
 import { Manga } from '../catalog/manga.entity';
 import { PageArgs, PagedType } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
-import { sqlFields, sqlRoot, sqlRows } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlRoot, sqlRows, type SqlForm } from '../graphql/sql-plan/fields';
 import { Credit } from './credit.entity';
 import { creditRolesSql } from './credit.resolver';
 import {
@@ -28,23 +28,6 @@ export class PersonMangaItem implements PersonMangaEntry {
 @ObjectType()
 export class PersonMangaPage extends PagedType(PersonMangaItem) {}
 
-// The same page in one SQL statement (src/graphql/sql-plan): an item is a view of a credit row.
-sqlRoot('personManga', {
-  kind: 'page',
-  item: Credit,
-  view: PersonMangaItem,
-  subject: (args) => personSubject(String(args.slug)),
-  query: async (_ctx, _args, person) => personMangaQuery(person),
-  scopes: READ_SCOPES,
-});
-sqlFields(PersonMangaItem, {
-  roles: creditRolesSql,
-  manga: sqlRows((credit, manga) => ({
-    from: `manga ${manga}`,
-    where: `${manga}.reference = ${credit}.manga_reference`,
-  })),
-});
-
 @Resolver()
 export class PersonMangaResolver {
   /** #7 GET /people/{slug}/manga: optional authentication, scope `read:readlist`. */
@@ -62,3 +45,23 @@ export class PersonMangaResolver {
     return personManga(ctx.em, person, page);
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const personMangaSqlForms: readonly SqlForm[] = [
+  // The same page in one SQL statement (src/graphql/sql-plan): an item is a view of a credit row.
+  sqlRoot('personManga', {
+    kind: 'page',
+    item: Credit,
+    view: PersonMangaItem,
+    subject: (args) => personSubject(String(args.slug)),
+    query: async (_ctx, _args, person) => personMangaQuery(person),
+    scopes: READ_SCOPES,
+  }),
+  sqlFields(PersonMangaItem, {
+    roles: creditRolesSql,
+    manga: sqlRows((credit, manga) => ({
+      from: `manga ${manga}`,
+      where: `${manga}.reference = ${credit}.manga_reference`,
+    })),
+  }),
+];

@@ -1,7 +1,7 @@
 import { Entity, Property, Unique } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { ImageUrl } from '../common/scalars';
-import { sqlFields, sqlValue } from '../graphql/sql-plan/fields';
+import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { ReferencedEntity } from '../db/base.entity';
 
 @ObjectType()
@@ -46,4 +46,7 @@ export class Person extends ReferencedEntity {
   comments_count: number = 0;
 }
 
-sqlFields(Person, { data_type: sqlValue(() => `'person'`) });
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const personEntitySqlForms: readonly SqlForm[] = [
+  sqlFields(Person, { data_type: sqlValue(() => `'person'`) }),
+];

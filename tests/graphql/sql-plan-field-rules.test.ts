@@ -1,9 +1,9 @@
 import { Kind, parse } from 'graphql';
 import { Authorized, type MiddlewareFn, UseMiddleware } from 'type-graphql';
 import { CatalogTitle } from '../../src/catalog/catalog-title.entity';
-import { MangaResolver } from '../../src/catalog/manga.resolver';
 import { CharactersResolver } from '../../src/characters/characters.resolver';
 import { compileSqlPlan } from '../../src/graphql/sql-plan/compile';
+import { MangaStatsResolver } from '../../src/lists/manga-stats';
 import { buildAppSchema } from '../../src/schema';
 import { buildManga, buildNovel, buildToken, buildUser } from '../factories';
 import { gql, rest } from '../setup/clients';
@@ -24,9 +24,9 @@ const recordCall: MiddlewareFn = ({ info }, next) => {
 UseMiddleware(recordCall)(CatalogTitle.prototype, 'title_en');
 Authorized()(CatalogTitle.prototype, 'synopsis_en');
 UseMiddleware(recordCall)(
-  MangaResolver.prototype,
+  MangaStatsResolver.prototype,
   'stats',
-  Object.getOwnPropertyDescriptor(MangaResolver.prototype, 'stats')!,
+  Object.getOwnPropertyDescriptor(MangaStatsResolver.prototype, 'stats')!,
 );
 // And on a root query with a SQL form.
 UseMiddleware(recordCall)(

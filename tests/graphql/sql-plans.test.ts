@@ -24,7 +24,7 @@ import { queryRows, sql } from '../../src/db/sql';
 import { graphqlLimitsOf } from '../../src/graphql/limits';
 import { OperationRunner } from '../../src/graphql/runner';
 import { compileSqlPlan } from '../../src/graphql/sql-plan/compile';
-import { declaredSqlFields } from '../../src/graphql/sql-plan/fields';
+import { sqlFormsOf } from '../../src/graphql/sql-plan/fields';
 import type { RestRoute } from '../../src/rest/route';
 import { restRoutes } from '../../src/routes';
 import { buildAppSchema } from '../../src/schema';
@@ -1636,14 +1636,16 @@ describe('random documents over every field with a SQL form', () => {
       }
       // Every declared SQL form is reached, on every GraphQL type it serves, and so are
       // renamed fields and what no contract route's document selects.
-      const declared = declaredSqlFields().flatMap(({ type, field }) =>
-        getMetadataStorage()
-          .objectTypes.filter(
-            ({ target }) => target === type || Object.prototype.isPrototypeOf.call(type, target),
-          )
-          .filter(({ name }) => runner.schema.getType(name) !== undefined)
-          .map(({ name }) => `${name}.${field}`),
-      );
+      const declared = sqlFormsOf(runner.schema)
+        .declaredFields()
+        .flatMap(({ type, field }) =>
+          getMetadataStorage()
+            .objectTypes.filter(
+              ({ target }) => target === type || Object.prototype.isPrototypeOf.call(type, target),
+            )
+            .filter(({ name }) => runner.schema.getType(name) !== undefined)
+            .map(({ name }) => `${name}.${field}`),
+        );
       const unreached = [...new Set(declared)].filter((field) => !reached.has(field)).sort();
       expect(unreached).toEqual([]);
       for (const field of [

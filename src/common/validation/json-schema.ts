@@ -77,9 +77,15 @@ ajv.addKeyword({
 /** Named checks JSON Schema cannot express (e.g. the article document tree), for `x-check`. */
 const namedChecks = new Map<string, (value: unknown) => boolean>();
 
-/** Registers a named check; a schema uses it as `{'x-check': name}`. */
-export function registerCheck(name: string, check: (value: unknown) => boolean): void {
+/**
+ * A schema that passes the values `check` accepts: `{'x-check': name}`, the name being
+ * what the OpenAPI document shows. The schema that uses the check names its function.
+ */
+export function namedCheck(name: string, check: (value: unknown) => boolean): JsonSchema {
+  const known = namedChecks.get(name);
+  if (known && known !== check) throw new Error(`two checks named ${name}`);
   namedChecks.set(name, check);
+  return { 'x-check': name };
 }
 
 ajv.addKeyword({

@@ -48,16 +48,16 @@ import { concatSql, queryRows, sql, type SqlFragment, StatementTexts } from '../
 import { fieldIndex } from './field-rules';
 import {
   type ItemChoice,
-  isSqlRowType,
-  ownSqlField,
   type RowSource,
   type ScalarSql,
   type Serving,
   type SqlField,
+  type SqlForm,
+  type SqlForms,
+  sqlFields,
+  sqlFormsOf,
   type SqlRequest,
   type SqlRoot,
-  sqlFields,
-  sqlRootOf,
   sqlRowType,
   sqlValue,
 } from './fields';
@@ -142,9 +142,11 @@ const isIntegerColumn = (columnType: string | undefined): boolean =>
 /** A field's SQL: a declared mapping (relations resolved) or an entity column with its SQL type. */
 type ValueOrRows = Exclude<SqlField, { kind: 'relation' }>;
 
-// A page's `pagination` (see compilePage) reads its row, which holds `total`, `size` and `page`.
-sqlRowType(Pagination);
-sqlFields(Pagination, { pages: sqlValue((page) => `ceil(${page}.total::numeric / ${page}.size)::integer`) });
+/** A page's `pagination` (see compilePage) reads its row, which holds `total`, `size` and `page`. */
+export const paginationSqlForms: readonly SqlForm[] = [
+  sqlRowType(Pagination),
+  sqlFields(Pagination, { pages: sqlValue((page) => `ceil(${page}.total::numeric / ${page}.size)::integer`) }),
+];
 
 /** The one-row CTE holding the request's values, as `request.<name>`. */
 const REQUEST = 'request';
@@ -180,6 +182,9 @@ class Compiler {
     getMetadataStorage().objectTypes.map((type) => [type.name, type.target]),
   );
 
+  /** The schema's SQL forms. */
+  readonly forms: SqlForms;
+
   constructor(
     readonly schema: GraphQLSchema,
     document: DocumentNode,
@@ -187,6 +192,7 @@ class Compiler {
     /** The request's variables: what `@skip` and `@include` read, and arguments that choose a listed entity. */
     readonly variables: Record<string, unknown>,
   ) {
+    this.forms = sqlFormsOf(schema);
     for (const definition of document.definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(definition.name.value, definition);
     }
@@ -372,7 +378,7 @@ class Compiler {
       current = Object.getPrototypeOf(current)
     ) {
       const source = fields.own(current, name);
-      const declared = ownSqlField(current, name);
+      const declared = this.forms.ownField(current, name);
       if (declared?.kind === 'relation') return this.relationOf(type, source.property ?? name);
       if (declared) return declared;
       if (source.resolver) throw new NotCompilable(`${type.name}.${name} has a resolver and no SQL form`);
@@ -393,7 +399,7 @@ class Compiler {
       }
     }
     if (column?.kind === ReferenceKind.MANY_TO_ONE) return this.relationOf(type, property);
-    if (!meta && isSqlRowType(target)) return { kind: 'value', sql: (row) => `${row}."${property}"` };
+    if (!meta && this.forms.isRowType(target)) return { kind: 'value', sql: (row) => `${row}."${property}"` };
     throw new NotCompilable(`no SQL for ${type.name}.${property}`);
   }
 
@@ -433,7 +439,7 @@ const isConditional = (directive: DirectiveNode): boolean =>
  * The variables a plan depends on the values of: what `@skip` and `@include` read
  * anywhere in `document`, and the arguments that choose a page root's listed entity.
  */
-function planVariables(document: DocumentNode): string[] {
+function planVariables(document: DocumentNode, forms: SqlForms): string[] {
   const names = new Set<string>();
   visit(document, {
     Directive(directive) {
@@ -443,7 +449,7 @@ function planVariables(document: DocumentNode): string[] {
       }
     },
     Field(field) {
-      const root = sqlRootOf(field.name.value);
+      const root = forms.rootOf(field.name.value);
       const choice = root?.kind === 'page' ? root.item : root?.type;
       if (!choice || typeof choice === 'function') return;
       const { argument: choosing } = choice;
@@ -475,7 +481,7 @@ function rootsOf(compiler: Compiler, operation: OperationDefinitionNode) {
     const [node] = nodes;
     // The same field twice under one key merges sub-selections; its arguments must agree (left to execution).
     if (nodes.length !== 1) throw new NotCompilable('one node per root key');
-    const root = sqlRootOf(node.name.value);
+    const root = compiler.forms.rootOf(node.name.value);
     const definition = queryType.getFields()[node.name.value];
     const type = definition && getNamedType(definition.type);
     if (!root || !node.selectionSet || !(isObjectType(type) || isAbstractType(type)))
@@ -575,7 +581,7 @@ function compileOne(
   }
   const alias = compiler.alias();
   // A row type has no table: its rows name their own source.
-  const table = isSqlRowType(target) ? '' : compiler.tableOf(target);
+  const table = compiler.forms.isRowType(target) ? '' : compiler.tableOf(target);
   const source = root.rows(alias, args, `(select reference from ${SUBJECT})`, table, compiler.request);
   const built = compiler.object(objectType, selectionSet, alias);
   const rows = `from ${source.from}${where(source)}`;
@@ -830,7 +836,7 @@ export class CompiledOperation {
     private readonly operation: OperationDefinitionNode,
     private readonly metadata: MetadataStorage,
   ) {
-    this.conditions = planVariables(document);
+    this.conditions = planVariables(document, sqlFormsOf(schema));
   }
 
   /** The plan for these (coerced) variables; undefined when the operation has no SQL form. */

@@ -2,6 +2,7 @@ import type { ErrorCode } from '../../common/errors/catalog';
 import type { ListQuery } from '../../common/pagination/paged-query';
 import type { RequestContext } from '../../context';
 import type { SqlFragment } from '../../db/sql';
+import { GraphQLSchema } from 'graphql';
 
 /**
  * How GraphQL fields read in SQL, for operations compiled to one statement that builds
@@ -166,10 +167,6 @@ export interface SqlSubject {
   notFound: ErrorCode;
 }
 
-const fieldsByClass = new Map<AnyClass, Map<string, SqlField>>();
-const rowTypes = new Set<AnyClass>();
-const roots = new Map<string, SqlRoot>();
-
 export const sqlValue = (
   sql: (row: string, request: SqlRequest) => string,
   columnType?: string,
@@ -200,37 +197,92 @@ export const sqlMember = (
 /** For a field resolver that only loads the many-to-one relation of the same name. */
 export const sqlRelation: SqlField = { kind: 'relation' };
 
-/** Declares how fields of `type` (and of its subclasses) read in SQL. */
-export function sqlFields(type: AnyClass, fields: Record<string, SqlField>): void {
-  const known = fieldsByClass.get(type) ?? new Map<string, SqlField>();
-  for (const [name, field] of Object.entries(fields)) known.set(name, field);
-  fieldsByClass.set(type, known);
-}
+/**
+ * One declaration of how GraphQL reads in SQL. A domain exports its declarations next to
+ * the resolvers they mirror; the schema's builder gathers every domain's
+ * (src/schema.ts) and attaches them to the schema ({@link withSqlForms}).
+ */
+export type SqlForm =
+  | { kind: 'fields'; type: AnyClass; fields: Readonly<Record<string, SqlField>> }
+  | { kind: 'row type'; type: AnyClass }
+  | { kind: 'root'; field: string; root: SqlRoot };
+
+/** How fields of `type` (and of its subclasses) read in SQL. */
+export const sqlFields = (type: AnyClass, fields: Readonly<Record<string, SqlField>>): SqlForm => ({
+  kind: 'fields',
+  type,
+  fields,
+});
 
 /** A GraphQL type whose scalar fields are columns of the same name of its row source (not an entity). */
-export function sqlRowType(type: AnyClass): void {
-  rowTypes.add(type);
+export const sqlRowType = (type: AnyClass): SqlForm => ({ kind: 'row type', type });
+
+/** The rows a root field (of Query) answers with. */
+export const sqlRoot = (field: string, root: SqlRoot): SqlForm => ({ kind: 'root', field, root });
+
+/** Every SQL form of a schema, looked up by the compiler. */
+export class SqlForms {
+  private readonly fieldsByClass = new Map<AnyClass, Map<string, SqlField>>();
+  private readonly rowTypes = new Set<AnyClass>();
+  private readonly roots = new Map<string, SqlRoot>();
+
+  constructor(forms: readonly SqlForm[]) {
+    for (const form of forms) {
+      switch (form.kind) {
+        case 'fields': {
+          const known = this.fieldsByClass.get(form.type) ?? new Map<string, SqlField>();
+          for (const [name, field] of Object.entries(form.fields)) {
+            if (known.has(name)) throw new Error(`SQL form of ${form.type.name}.${name} declared twice`);
+            known.set(name, field);
+          }
+          this.fieldsByClass.set(form.type, known);
+          break;
+        }
+        case 'row type':
+          this.rowTypes.add(form.type);
+          break;
+        case 'root':
+          if (this.roots.has(form.field)) throw new Error(`SQL root ${form.field} declared twice`);
+          this.roots.set(form.field, form.root);
+          break;
+      }
+    }
+  }
+
+  rootOf(field: string): SqlRoot | undefined {
+    return this.roots.get(field);
+  }
+
+  /** The mapping `type` itself declares for `field` (not a base class's). */
+  ownField(type: unknown, field: string): SqlField | undefined {
+    return this.fieldsByClass.get(type as AnyClass)?.get(field);
+  }
+
+  /** Every declared mapping, as the class that declares it and the field's GraphQL name. */
+  declaredFields(): { type: AnyClass; field: string }[] {
+    return [...this.fieldsByClass].flatMap(([type, fields]) => [...fields.keys()].map((field) => ({ type, field })));
+  }
+
+  isRowType(type: AnyClass): boolean {
+    return this.rowTypes.has(type);
+  }
 }
 
-/** Declares the rows a root field (of Query) answers with. */
-export function sqlRoot(field: string, root: SqlRoot): void {
-  roots.set(field, root);
+declare module 'graphql' {
+  interface GraphQLSchemaExtensions {
+    /** The schema's SQL forms, for the compiled reads. */
+    sqlForms?: SqlForms;
+  }
 }
 
-export function sqlRootOf(field: string): SqlRoot | undefined {
-  return roots.get(field);
+/** `schema` with `forms` as its SQL forms (the same types and resolvers). */
+export function withSqlForms(schema: GraphQLSchema, forms: SqlForms): GraphQLSchema {
+  return new GraphQLSchema({ ...schema.toConfig(), extensions: { ...schema.extensions, sqlForms: forms } });
 }
 
-/** The mapping `type` itself declares for `field` (not a base class's). */
-export function ownSqlField(type: unknown, field: string): SqlField | undefined {
-  return fieldsByClass.get(type as AnyClass)?.get(field);
-}
-
-/** Every declared mapping, as the class that declares it and the field's GraphQL name. */
-export function declaredSqlFields(): { type: AnyClass; field: string }[] {
-  return [...fieldsByClass].flatMap(([type, fields]) => [...fields.keys()].map((field) => ({ type, field })));
-}
-
-export function isSqlRowType(type: AnyClass): boolean {
-  return rowTypes.has(type);
+/** The SQL forms attached to `schema` (see {@link withSqlForms}). */
+export function sqlFormsOf(schema: GraphQLSchema): SqlForms {
+  const forms = schema.extensions.sqlForms;
+  if (!forms) throw new Error('the schema has no SQL forms: build it with withSqlForms (src/schema.ts)');
+  return forms;
 }
