@@ -72,7 +72,7 @@ export class MangaStatsResolver {
 
 /** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
 export const mangaStatsSqlForms: readonly SqlForm[] = [
-  // Its SQL form is the row of counts the `stats` field selects (below).
+  // MangaStats reads the row of counts the `stats` field selects.
   sqlRowType(MangaStats),
   sqlFields(Manga, {
     stats: sqlRows((manga, stats) => ({

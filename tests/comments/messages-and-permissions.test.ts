@@ -3,7 +3,7 @@ import { ActionRecord } from '../../src/accounts/action-record.entity';
 import type { User } from '../../src/accounts/user.entity';
 import { Anime } from '../../src/catalog/anime.entity';
 import { Comment } from '../../src/comments/comment.entity';
-import { commentRoutes } from '../../src/comments/comment.routes';
+import { restRoutes } from '../../src/routes';
 import { ERROR_CATALOG } from '../../src/common/errors/catalog';
 import { buildAnime, buildPerson, buildToken, buildUser } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
@@ -18,7 +18,7 @@ import { buildCollection, buildComment, commentState } from './helpers';
 const t = useTestApp();
 
 const documentOf = (method: string, path: string): string => {
-  const route = commentRoutes.find((r) => r.method === method && r.path === path);
+  const route = restRoutes.find((r) => r.method === method && r.path === path);
   if (!route) throw new Error(`no route ${method} ${path}`);
   return route.document;
 };
