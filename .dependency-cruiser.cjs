@@ -8,12 +8,21 @@ const runtime = { dependencyTypesNot: ['type-only'] };
 const base = ['^src/(config|logger|process-role)[.]ts$'];
 const belowDomains = ['^src/(db|common|http|graphql|rest)/', '^src/http[.]ts$'];
 
+/** `from` imports nothing of src/ outside `allowed` at run time. */
+const layer = (name, from, allowed, comment) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from },
+  to: { path: '^src/', pathNot: [...allowed, ...base], ...runtime },
+});
+
 /**
  * The domains in tiers, lowest first: a domain imports the domains of the tiers before
  * its own, never one of its own tier or above. A domain that extends another's type (a
- * title's authors, the caller's list entry, the caller's vote on a comment) sits above
- * it and declares the field itself; REST documents name fragments and fields of any
- * domain, completed where the route table is composed (src/routes.ts).
+ * title's authors, the caller's list entries) sits above it and declares the field
+ * itself; REST documents name fragments and fields of any domain, completed where the
+ * route table is composed (src/routes.ts).
  */
 const domainTiers = [
   ['mail'],
@@ -37,15 +46,6 @@ const tierRule = (tier, index) => {
     `${tier.join(', ')} may import ${lower.length > 0 ? lower.join(', ') : 'no domain'} (and the layers below the domains)`,
   );
 };
-
-/** `from` imports nothing of src/ outside `allowed` at run time. */
-const layer = (name, from, allowed, comment) => ({
-  name,
-  comment,
-  severity: 'error',
-  from: { path: from },
-  to: { path: '^src/', pathNot: [...allowed, ...base], ...runtime },
-});
 
 module.exports = {
   forbidden: [
