@@ -145,7 +145,9 @@ type ValueOrRows = Exclude<SqlField, { kind: 'relation' }>;
 /** A page's `pagination` (see compilePage) reads its row, which holds `total`, `size` and `page`. */
 export const paginationSqlForms: readonly SqlForm[] = [
   sqlRowType(Pagination),
-  sqlFields(Pagination, { pages: sqlValue((page) => `ceil(${page}.total::numeric / ${page}.size)::integer`) }),
+  sqlFields(Pagination, {
+    pages: sqlValue((page) => `ceil(${page}.total::numeric / ${page}.size)::integer`),
+  }),
 ];
 
 /** The one-row CTE holding the request's values, as `request.<name>`. */

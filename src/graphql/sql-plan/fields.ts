@@ -260,7 +260,9 @@ export class SqlForms {
 
   /** Every declared mapping, as the class that declares it and the field's GraphQL name. */
   declaredFields(): { type: AnyClass; field: string }[] {
-    return [...this.fieldsByClass].flatMap(([type, fields]) => [...fields.keys()].map((field) => ({ type, field })));
+    return [...this.fieldsByClass].flatMap(([type, fields]) =>
+      [...fields.keys()].map((field) => ({ type, field })),
+    );
   }
 
   isRowType(type: AnyClass): boolean {
