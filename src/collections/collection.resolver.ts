@@ -189,7 +189,7 @@ export const collectionResolvers = [
 /** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
 export const collectionSqlForms: readonly SqlForm[] = [
   // #14 and #15 in one SQL statement each (src/graphql/sql-plan), serving items as the
-  // resolvers below do: every one for #14, previews for #15 (`previews`).
+  // resolvers above do: every one for #14, previews for #15 (`previews`).
   sqlRoot('collection', {
     kind: 'one',
     type: Collection,

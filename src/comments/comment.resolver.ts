@@ -256,7 +256,7 @@ export class CommentResolver {
 /** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
 export const commentSqlForms: readonly SqlForm[] = [
   // The reads in one SQL statement each (src/graphql/sql-plan), serving as the resolvers
-  // below do: reply trees for #9 and #17 (`replyTrees`), no caller for #20 (`anonymous`).
+  // above do: reply trees for #9 and #17 (`replyTrees`), no caller for #20 (`anonymous`).
   sqlRoot('contentComments', {
     kind: 'page',
     item: Comment,

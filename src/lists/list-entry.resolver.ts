@@ -17,6 +17,7 @@ const entryTitle = (table: 'manga' | 'novel'): MemberRows => ({
   }),
 });
 
+/** Titles of list entries load through MikroORM's batching dataloader, one query per batch. */
 @Resolver(() => WatchEntry)
 export class WatchEntryResolver {
   @FieldResolver(() => Anime)
@@ -37,7 +38,6 @@ export class ReadEntryResolver {
 
 /** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
 export const listEntrySqlForms: readonly SqlForm[] = [
-  /** Titles of list entries load through MikroORM's batching dataloader, one query per batch. */
   // The resolver loads the relation: in SQL, the row it points to (src/graphql/sql-plan).
   sqlFields(WatchEntry, { anime: sqlRelation }),
   sqlFields(ReadEntry, {
