@@ -65,7 +65,7 @@ export class OperationChecks {
     operation: OperationDefinitionNode,
     variables: Record<string, unknown>,
   ): number {
-    checkVariables(schema, operation, variables);
+    checkVariables(schema, document, operation, variables);
     return this.cost(schema, document, operation, variables);
   }
 

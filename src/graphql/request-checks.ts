@@ -1,6 +1,7 @@
 import {
   type ASTNode,
   coerceInputValue,
+  type DocumentNode,
   getNamedType,
   getVariableValues,
   GraphQLError,
@@ -8,8 +9,12 @@ import {
   type GraphQLSchema,
   isInputObjectType,
   isInputType,
+  isNonNullType,
+  Kind,
   type OperationDefinitionNode,
+  TypeInfo,
   typeFromAST,
+  ValidationContext,
   type VariableDefinitionNode,
 } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
@@ -87,15 +92,68 @@ function refusal(error: AppError, nodes: readonly ASTNode[]): GraphQLError {
   });
 }
 
+const NONE: ReadonlySet<string> = new Set();
+const requiredWhereUsed = new WeakMap<OperationDefinitionNode, ReadonlySet<string>>();
+
+/**
+ * The variables declared nullable with a default that the operation uses where a value is
+ * required (`$on: Boolean = true` in `@include(if: $on)`, a `String!` argument): GraphQL
+ * admits them there for the default's sake, so an explicit null passes coercion and fails
+ * only once the field runs. Found once per operation (fragments followed), with
+ * graphql-js's own account of where each variable is used.
+ */
+function variablesRequiredWhereUsed(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+): ReadonlySet<string> {
+  const defaulted = (operation.variableDefinitions ?? []).filter(
+    ({ type, defaultValue }) =>
+      type.kind !== Kind.NON_NULL_TYPE && defaultValue !== undefined && defaultValue.kind !== Kind.NULL,
+  );
+  if (defaulted.length === 0) return NONE;
+  let names = requiredWhereUsed.get(operation);
+  if (!names) {
+    const candidates = new Set(defaulted.map(({ variable }) => variable.name.value));
+    const usages = new ValidationContext(schema, document, new TypeInfo(schema), () => {})
+      .getRecursiveVariableUsages(operation)
+      .filter(({ node, type }) => isNonNullType(type) && candidates.has(node.name.value));
+    names = new Set(usages.map(({ node }) => node.name.value));
+    requiredWhereUsed.set(operation, names);
+  }
+  return names;
+}
+
+/** Refuses an explicit null for a variable the operation uses where a value is required (see variablesRequiredWhereUsed). */
+function checkNullsWhereRequired(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): void {
+  const required = variablesRequiredWhereUsed(schema, document, operation);
+  if (required.size === 0) return;
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (!required.has(name) || !Object.hasOwn(variables, name) || variables[name] !== null) continue;
+    const type = typeFromAST(schema, definition.type);
+    throw refusal(validationError(type && isInputType(type) ? locationOf(name, type) : 'body', name), [
+      definition,
+    ]);
+  }
+}
+
 /**
  * Checks an operation's variables before it runs, with the same rules and messages as
  * the REST door: `Invalid field <name> in request <location>` (semantics §1.1, §7.2);
  * graphql-js's own coercion messages quote the submitted value (a password, a client
  * secret), so no such message reaches a client. A required variable that is missing is
- * left to graphql-js, whose message quotes no value.
+ * left to graphql-js, whose message quotes no value. A null where the operation needs a
+ * value is refused here too, whether the field reading it is a root or a nested one.
  */
 export function checkVariables(
   schema: GraphQLSchema,
+  document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,
 ): void {
@@ -104,6 +162,7 @@ export function checkVariables(
     if (problem !== undefined)
       throw refusal(validationError(locationOf(name, type), problem || undefined), [definition]);
   });
+  checkNullsWhereRequired(schema, document, operation, variables);
 }
 
 /**
@@ -114,12 +173,13 @@ export function checkVariables(
  */
 export function checkedVariables(
   schema: GraphQLSchema,
+  document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown>,
 ): Record<string, unknown> {
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
   if (coerced.errors) {
-    checkVariables(schema, operation, variables);
+    checkVariables(schema, document, operation, variables);
     throw coerced.errors[0];
   }
   // Coercible; a scalar must also be storable (input objects are checked where they are used).
@@ -127,5 +187,6 @@ export function checkedVariables(
     if (!isInputObjectType(getNamedType(type)) && !isSafeJson(value))
       throw refusal(validationError(locationOf(name, type), name), [definition]);
   });
+  checkNullsWhereRequired(schema, document, operation, variables);
   return coerced.coerced;
 }

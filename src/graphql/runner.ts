@@ -91,7 +91,7 @@ export class OperationRunner {
       if (json !== undefined) return json;
     } else {
       try {
-        checkVariables(this.schema, prepared.operation, variables);
+        checkVariables(this.schema, prepared.document, prepared.operation, variables);
       } catch (error) {
         throw appErrorOf(error, ctx);
       }
@@ -128,7 +128,7 @@ export class OperationRunner {
     scope?: ErrorScope,
   ): Record<string, unknown> {
     try {
-      return checkedVariables(this.schema, prepared.operation, variables);
+      return checkedVariables(this.schema, prepared.document, prepared.operation, variables);
     } catch (error) {
       throw appErrorOf(error, scope);
     }

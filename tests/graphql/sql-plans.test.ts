@@ -1,20 +1,6 @@
 import { requestContext } from '../setup/request-context';
-import {
-  execute,
-  getNamedType,
-  type GraphQLCompositeType,
-  type GraphQLObjectType,
-  isLeafType,
-  isObjectType,
-  isUnionType,
-  Kind,
-  OperationTypeNode,
-  parse,
-} from 'graphql';
+import { execute, type GraphQLCompositeType, OperationTypeNode, parse } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
-import type { Anime } from '../../src/catalog/anime.entity';
-import type { Manga } from '../../src/catalog/manga.entity';
-import { Novel } from '../../src/catalog/novel.entity';
 import { User } from '../../src/accounts/user.entity';
 import { AppError } from '../../src/common/errors/app-error';
 import { asAppError } from '../../src/common/errors/render';
@@ -23,40 +9,49 @@ import { createOrm } from '../../src/orm';
 import { queryRows, sql } from '../../src/db/sql';
 import { graphqlLimitsOf } from '../../src/graphql/limits';
 import { OperationRunner } from '../../src/graphql/runner';
-import { compileSqlPlan } from '../../src/graphql/sql-plan/compile';
 import { sqlFormsOf } from '../../src/graphql/sql-plan/fields';
 import type { RestRoute } from '../../src/rest/route';
 import { restRoutes } from '../../src/routes';
 import { buildAppSchema } from '../../src/schema';
 import {
-  buildAiringEpisode,
   buildAnime,
   buildAppearance,
   buildCharacter,
-  buildCredit,
-  buildFranchise,
-  buildGenre,
-  buildMagazine,
   buildManga,
   buildNovel,
-  buildPerson,
   buildReadEntry,
   buildThirdPartyToken,
-  buildRole,
   buildToken,
   buildUser,
-  buildWatchEntry,
-  linkTitle,
   MISSING_REFERENCE,
 } from '../factories';
 import { startHttpApp } from '../http/http-app';
 import { gql, rest } from '../setup/clients';
-import { buildArticle } from '../articles/helpers';
-import { buildCollection as buildCollectionOf, buildCollectionVote } from '../collections/helpers';
-import { buildCollection, buildComment, recount } from '../comments/helpers';
 import { fixDate } from '../setup/fixed-date';
 import { workerDatabaseUrl } from '../setup/db';
 import { useTestApp } from '../setup/harness';
+import {
+  joinFranchise,
+  seedCollections,
+  seedComments,
+  seedEveryCompiledRoot,
+  seedPersonManga,
+  seedReadables,
+  seedSchedule,
+  seedSystemNotification,
+  seedWatchList,
+  THREAD_MIDDLE,
+  THREAD_TOP,
+} from './compiled-reads-seeds';
+import {
+  call,
+  CompilableSelections,
+  plain,
+  randomDocument,
+  roots,
+  seeded,
+  type Selected,
+} from './random-documents';
 
 /**
  * Operations compiled to one SQL statement (src/graphql/sql-plan) answer exactly as
@@ -176,377 +171,6 @@ async function executedData(
   return JSON.stringify(result.data);
 }
 
-/** Manga and novels with every kind of value the compiled statements convert or order. */
-async function seedReadables(): Promise<{ manga: Manga; novels: Novel[]; reader: User; token: string }> {
-  const reader = await buildUser(t.orm, { username: 'reader' });
-  const others = await Promise.all([buildUser(t.orm), buildUser(t.orm), buildUser(t.orm)]);
-  const token = await buildToken(t.orm, reader);
-  const manga = await buildManga(t.orm, {
-    slug: 'edge-manga',
-    title_original: 'ベルセルク "quoted" \\ back\nline 😀',
-    title_en: null,
-    media_type: 'manga',
-    status: 'ongoing',
-    chapters: null,
-    score: 0.1 + 0.2,
-    scored_by: 2147483647,
-    native_scored_by: 3,
-    native_score_total: 25,
-    image: '//double/slash.png',
-    start_date: new Date('1950-06-01T12:00:00.250Z'),
-    end_date: new Date('1969-12-31T23:59:59.500Z'),
-    synonyms: ['one "two"', 'три', ''],
-    synopsis_ua: 'Ґ\u2028separator',
-    franchise: await buildFranchise(t.orm),
-    external: [
-      { url: 'https://r1.example', text: 'Reader', type: 'read' },
-      { url: 'https://w.example', text: 'Watch', type: 'watch' },
-      { url: 'https://g1.example', text: 'Home', type: 'general' },
-      { url: 'https://r2.example', text: 'Dengeki', type: 'read' },
-      { url: 'https://g2.example', text: 'Wiki', type: 'general' },
-    ],
-  });
-  const heavy = await buildRole(t.orm, { slug: 'story', weight: 100 });
-  const light = await buildRole(t.orm, { slug: 'art', weight: 50 });
-  const unweighted = await buildRole(t.orm, { slug: 'assist', weight: null });
-  const alsoUnweighted = await buildRole(t.orm, { slug: 'ASSIST-2', weight: null });
-  // Code-point order of slugs, weight ties broken by the person, null weights last.
-  const people = await Promise.all(
-    ['b-author', 'a-author', 'Z-author', 'c-author'].map((slug, i) =>
-      buildPerson(t.orm, { slug, image: i % 2 === 0 ? 'https://abs.example/p.png' : `/people/${slug}.jpg` }),
-    ),
-  );
-  await buildCredit(t.orm, people[0], { manga }, [light, heavy]);
-  await buildCredit(t.orm, people[1], { manga }, [heavy]);
-  await buildCredit(t.orm, people[2], { manga }, [unweighted, alsoUnweighted]);
-  await buildCredit(t.orm, people[3], { manga }, []);
-  const genres = await Promise.all(
-    ['b-genre', 'A-genre', 'a-genre'].map((slug) => buildGenre(t.orm, { slug })),
-  );
-  const magazines = await Promise.all(['mag-b', 'mag-a'].map((slug) => buildMagazine(t.orm, { slug })));
-  await linkTitle(t.orm, manga, { genres, magazines });
-  const statuses = ['completed', 'reading', 'on_hold'] as const;
-  for (const [i, user] of [reader, ...others].entries()) {
-    await buildReadEntry(t.orm, user, { manga }, { status: statuses[i % 3], score: [0, 10, 7, 7][i] });
-  }
-
-  const nsfw = await buildGenre(t.orm, { slug: 'hentai' });
-  const novels: Novel[] = [];
-  for (let i = 0; i < 7; i += 1) {
-    novels.push(
-      await buildNovel(t.orm, {
-        slug: `novel-${i}`,
-        // Equal scores: the reference breaks the tie.
-        score: i < 3 ? 8 : 6.5,
-        scored_by: 10,
-        image: i % 2 === 0 ? null : `novel/${i}.png`,
-        year: 2000 + i,
-        start_date: i === 0 ? null : new Date(Date.UTC(1990 + i, 0, 1, 0, 0, 0, 999)),
-      }),
-    );
-  }
-  await linkTitle(t.orm, novels[4], { genres: [nsfw] });
-  await buildReadEntry(t.orm, reader, { novel: novels[1] }, { status: 'planned', note: 'later', score: 4 });
-  await buildReadEntry(t.orm, others[0], { novel: novels[2] }, { status: 'dropped' });
-  return { manga, novels, reader, token };
-}
-
-async function seedWatchList(): Promise<{ owner: User; anime: Anime[] }> {
-  const owner = await buildUser(t.orm, { username: 'watcher' });
-  const anime: Anime[] = [];
-  for (let i = 0; i < 6; i += 1) {
-    const title = await buildAnime(t.orm, {
-      slug: `anime-${i}`,
-      media_type: i % 2 === 0 ? 'tv' : 'movie',
-      episodes_released: i === 0 ? null : i * 3,
-      episodes_total: i === 1 ? null : 24,
-      season: i % 2 === 0 ? 'spring' : null,
-      year: 2010 + i,
-      image: i === 2 ? 'HTTPS://upper.example/x.png' : '/a.png',
-      deleted: i === 5,
-    });
-    anime.push(title);
-    await buildWatchEntry(t.orm, owner, title, {
-      status: i % 2 === 0 ? 'completed' : 'watching',
-      score: i,
-      episodes: i,
-      note: i === 3 ? 'note "quoted"' : null,
-    });
-  }
-  return { owner, anime };
-}
-
-/** A person credited on manga: equal scores, a deleted manga, weighted, unweighted and no roles; and one with no credits. */
-async function seedPersonManga(): Promise<{ manga: Manga[]; token: string }> {
-  const { manga: edge, token } = await seedReadables();
-  const writer = await buildPerson(t.orm, { slug: 'writer' });
-  await buildPerson(t.orm, { slug: 'idle' });
-  const story = await buildRole(t.orm, { slug: 'w-story', weight: 10 });
-  const art = await buildRole(t.orm, { slug: 'w-art', weight: 10 });
-  const helper = await buildRole(t.orm, { slug: 'w-help', weight: null });
-  const manga = [edge];
-  for (let i = 0; i < 4; i += 1)
-    manga.push(
-      await buildManga(t.orm, { slug: `writer-manga-${i}`, score: i < 2 ? 7 : 5, deleted: i === 3 }),
-    );
-  const roleSets = [[helper, art, story], [story], [], [art], [story]];
-  for (const [i, title] of manga.entries()) await buildCredit(t.orm, writer, { manga: title }, roleSets[i]);
-  return { manga, token };
-}
-
-/**
- * The watch list's anime (one deleted) and two of the novels (one with the reader's
- * entry) join the edge manga's franchise ({@link seedReadables} first).
- */
-async function joinFranchise(): Promise<{ owner: User; anime: Anime[] }> {
-  const { owner, anime } = await seedWatchList();
-  const connection = t.orm.em.getConnection();
-  const franchise = `(select franchise_reference from manga where slug = 'edge-manga')`;
-  await connection.execute(`update anime set franchise_reference = ${franchise}`);
-  await connection.execute(
-    `update novel set franchise_reference = ${franchise} where slug in ('novel-1', 'novel-2')`,
-  );
-  return { owner, anime };
-}
-
-/**
- * Airing episodes around `now`: fractions of a second either side (time_left truncates
- * toward zero), the 6-hour edge, an older one, equal times, NSFW and deleted anime,
- * and the anime of the watch list ({@link seedWatchList}).
- */
-async function seedSchedule(now: number, anime: Anime[]): Promise<void> {
-  const HOUR = 60 * 60 * 1000;
-  const at = (ms: number) => new Date(now + ms);
-  const others = await Promise.all([
-    buildAnime(t.orm, { slug: 'sched-a', rating: 'pg_13', status: 'ongoing', season: 'spring' }),
-    buildAnime(t.orm, { slug: 'sched-nsfw', nsfw: true }),
-    buildAnime(t.orm, { slug: 'sched-b', rating: 'r', status: 'announced', start_date: at(0) }),
-  ]);
-  const episodes: [Anime, number][] = [
-    [anime[0], 1500],
-    [anime[1], -1500],
-    [anime[2], -6 * HOUR],
-    [anime[3], -6 * HOUR - 1000],
-    [anime[4], 3 * HOUR + 999],
-    [anime[5], HOUR],
-    [others[0], 1500],
-    [others[1], HOUR],
-    [others[2], 24 * HOUR + 1],
-  ];
-  for (const [i, [title, offset]] of episodes.entries())
-    await buildAiringEpisode(t.orm, title, i + 1, at(offset));
-}
-
-/** The user `reader` (made if no seeding made it yet) and a new token of theirs. */
-async function readerWithToken(): Promise<{ reader: User; token: string }> {
-  const reader =
-    (await t.orm.em.fork().findOne(User, { username: 'reader' })) ??
-    (await buildUser(t.orm, { username: 'reader' }));
-  return { reader, token: await buildToken(t.orm, reader) };
-}
-
-/** Comments the drift generator's documents name by reference. */
-const THREAD_TOP = '0c000000-0000-4000-8000-000000000001';
-const THREAD_MIDDLE = '0c000000-0000-4000-8000-000000000002';
-
-/**
- * Comments reaching every rule the compiled comment reads re-state: reply trees five
- * deep, with placeholders (hidden, with visible replies) and nodes left out (hidden
- * without visible replies, deleted); reviews; votes of `reader` (created if missing); a
- * comment with 500 earlier versions; authors and previews with images and without; a
- * private collection's comments; comments on an article, a person and a deleted title.
- */
-async function seedComments() {
-  const { reader, token } = await readerWithToken();
-  const author = await buildUser(t.orm, {
-    avatar_path: '/me.png',
-    cover: 'https://cdn.example/cover.png',
-    description: 'writes "a lot"',
-  });
-  const other = await buildUser(t.orm);
-  const anime = await buildAnime(t.orm, { slug: 'talked' });
-  const on = { type: 'anime' as const, reference: anime.reference, slug: 'talked' };
-  const withImage = { title: 'Talked', image: '/talked.png', slug: 'talked' };
-  const top = await buildComment(t.orm, author, on, {
-    reference: THREAD_TOP,
-    review_recommendation: 'yes',
-    review_score: 8,
-    preview: withImage,
-  });
-  const middle = await buildComment(t.orm, other, on, { parent: top, reference: THREAD_MIDDLE });
-  const hiddenWithReply = await buildComment(t.orm, author, on, {
-    parent: middle,
-    hidden: true,
-    text: 'secret',
-  });
-  const deep = await buildComment(t.orm, reader, on, { parent: hiddenWithReply });
-  await buildComment(t.orm, author, on, { parent: deep });
-  await buildComment(t.orm, author, on, { parent: middle, hidden: true });
-  await buildComment(t.orm, author, on, { parent: top, deleted: true });
-  const sibling = await buildComment(t.orm, other, on, { parent: top });
-  const critique = await buildComment(t.orm, other, on, { review_recommendation: 'no', review_score: null });
-  const placeholder = await buildComment(t.orm, author, on, { hidden: true, text: 'gone' });
-  await buildComment(t.orm, other, on, { parent: placeholder });
-  const lonelyHidden = await buildComment(t.orm, author, on, { hidden: true });
-  const edited = await buildComment(t.orm, reader, on, { preview: withImage });
-  for (let i = 0; i < 3; i += 1) await buildComment(t.orm, other, on);
-  const vote = (comment: { reference: string }, score: number) =>
-    t.orm.em.getConnection().execute(
-      `insert into vote (reference, user_reference, content_type, content_reference, score, created, updated)
-         values (gen_random_uuid(), ?, 'comment', ?, ?, now(), now())`,
-      [reader.reference, comment.reference, score],
-    );
-  for (const [comment, score] of [
-    [top, 1],
-    [middle, -1],
-    [deep, 1],
-    [critique, 1],
-  ] as const)
-    await vote(comment, score);
-  await t.orm.em.getConnection().execute(
-    `insert into comment_version (reference, comment_reference, text, created)
-       select gen_random_uuid(), ?, 'before', now() from generate_series(1, 500)`,
-    [edited.reference],
-  );
-  // A private collection's comments, seen by its author only.
-  const collectionAuthor = await buildUser(t.orm);
-  const collection = await buildCollection(t.orm, collectionAuthor, anime, { visibility: 'private' });
-  const onCollection = {
-    type: 'collection' as const,
-    reference: collection.reference,
-    slug: collection.reference,
-  };
-  const privateComment = await buildComment(t.orm, other, onCollection, { private: true });
-  await buildComment(t.orm, collectionAuthor, onCollection, { parent: privateComment, private: true });
-  const article = await buildArticle(t.orm, author, { slug: 'news' });
-  await buildComment(t.orm, other, { type: 'article', reference: article.reference, slug: 'news' });
-  const person = await buildPerson(t.orm, { slug: 'voice' });
-  // The latest public comment, voted on: #20 answers my_score 0 all the same.
-  const latest = await buildComment(t.orm, other, {
-    type: 'person',
-    reference: person.reference,
-    slug: 'voice',
-  });
-  await vote(latest, 1);
-  const gone = await buildAnime(t.orm, { slug: 'gone-anime', deleted: true });
-  const onGone = await buildComment(t.orm, other, {
-    type: 'anime',
-    reference: gone.reference,
-    slug: 'gone-anime',
-  });
-  await recount(t.orm);
-  return {
-    token,
-    collectionToken: await buildToken(t.orm, collectionAuthor),
-    scopeless: await buildThirdPartyToken(t.orm, reader, ['read:watchlist']),
-    collection: collection.reference,
-    privateComment: privateComment.reference,
-    deep: deep.reference,
-    hiddenWithReply: hiddenWithReply.reference,
-    placeholder: placeholder.reference,
-    lonelyHidden: lonelyHidden.reference,
-    sibling: sibling.reference,
-    onGone: onGone.reference,
-  };
-}
-
-/** A collection the drift generator's documents name by reference. */
-const LABELLED_COLLECTION = '0c000000-0000-4000-8000-0000000000c1';
-
-/**
- * Collections reaching every rule #14 and #15 re-state: items of every content kind
- * (anime with `reader`'s watch entry, manga and novels with read entries, characters,
- * people), more than a preview's 6, labels and comments or none, a deleted title among
- * the items, every visibility, votes and follows of `reader` (created if missing).
- */
-async function seedCollections() {
-  const { reader, token } = await readerWithToken();
-  const author = await buildUser(t.orm, { avatar_path: 'https://cdn.example/a.png' });
-  const unfollowed = await buildUser(t.orm);
-  await t.orm.em.getConnection().execute(
-    `insert into follow (reference, follower_reference, followed_reference, created)
-       values (gen_random_uuid(), ?, ?, now())`,
-    [reader.reference, author.reference],
-  );
-  const anime = [];
-  for (let i = 0; i < 8; i += 1) anime.push(await buildAnime(t.orm, { slug: `listed-${i}` }));
-  await buildWatchEntry(t.orm, reader, anime[1], { score: 7 });
-  const manga = await buildManga(t.orm, { slug: 'listed-manga' });
-  await buildReadEntry(t.orm, reader, { manga });
-  const novel = await buildNovel(t.orm, { slug: 'listed-novel' });
-  const character = await buildCharacter(t.orm, { slug: 'listed-character' });
-  await buildAppearance(t.orm, character, { novel });
-  await buildPerson(t.orm, { slug: 'listed-person' });
-  const body = (content_type: string, slugs: string[], o: Record<string, unknown> = {}) => ({
-    title: `Best ${content_type}`,
-    description: 'A list of favourites',
-    tags: ['best'],
-    visibility: 'public',
-    content_type,
-    labels_order: [],
-    spoiler: false,
-    nsfw: false,
-    content: slugs.map((slug, i) => ({ slug, order: i + 1 })),
-    ...o,
-  });
-  const labelled = await buildCollectionOf(
-    t.orm,
-    author,
-    body(
-      'anime',
-      anime.map((each) => each.slug),
-      {
-        labels_order: ['good', 'great'],
-        tags: ['best', 'long'],
-        content: anime.map((each, i) => ({
-          slug: each.slug,
-          order: i + 1,
-          label: i < 3 ? 'good' : 'great',
-          ...(i % 2 === 0 ? { comment: `item ${i} "quoted"` } : {}),
-        })),
-      },
-    ),
-  );
-  // The reference the drift generator's documents name (the items follow: on update cascade).
-  await t.orm.em
-    .getConnection()
-    .execute(`update collection set reference = ? where reference = ?`, [
-      LABELLED_COLLECTION,
-      labelled.reference,
-    ]);
-  labelled.reference = LABELLED_COLLECTION;
-  await t.orm.em.getConnection().execute(`update anime set deleted = true where slug = 'listed-2'`);
-  const others = [
-    await buildCollectionOf(t.orm, unfollowed, body('manga', ['listed-manga'], { tags: ['long'] })),
-    await buildCollectionOf(t.orm, author, body('novel', ['listed-novel'], { visibility: 'unlisted' })),
-    await buildCollectionOf(t.orm, reader, body('character', ['listed-character'], { spoiler: true })),
-    await buildCollectionOf(t.orm, reader, body('person', ['listed-person'], { visibility: 'private' })),
-  ];
-  await buildCollectionVote(t.orm, reader, labelled, 1);
-  await buildCollectionVote(t.orm, reader, others[0], -1);
-  return {
-    token,
-    authorToken: await buildToken(t.orm, author),
-    scopeless: await buildThirdPartyToken(t.orm, reader, ['read:watchlist']),
-    labelled: labelled.reference,
-    unlisted: others[1].reference,
-    own: others[2].reference,
-    privateOwn: others[3].reference,
-  };
-}
-
-/** A system notification of `user`: no initiator, a payload with nested values and keys out of order. */
-async function seedSystemNotification(user: User): Promise<void> {
-  await t.orm.em.getConnection().execute(
-    `insert into notification (reference, user_reference, notification_type, data, seen, created, updated)
-       values (gen_random_uuid(), ?, 'system_update', ?::jsonb, false, now(), now())`,
-    [
-      user.reference,
-      JSON.stringify({ title: 'Ünïcode "quoted"', link: null, nested: { b: 1, a: [1, 2.5] } }),
-    ],
-  );
-}
-
 describe('operations compiled to one SQL statement', () => {
   it('compiles every contract read (all but #22, a write) and no other route', async () => {
     const config = loadConfig();
@@ -576,7 +200,7 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('#16 answers as its resolvers do: conversions, orders, statistics, look-up rules', async () => {
-    await seedReadables();
+    await seedReadables(t.orm);
     await buildManga(t.orm, { slug: 'gone', deleted: true });
     const body = (await expectSameBothWays(16, '/manga/edge-manga', { slug: 'edge-manga' })) as Record<
       string,
@@ -600,7 +224,7 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('#3 answers as its resolvers do, with and without a caller, on every page', async () => {
-    const { token } = await seedReadables();
+    const { token } = await seedReadables(t.orm);
     for (const [page, size] of [
       [1, 3],
       [3, 3],
@@ -649,7 +273,7 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('#7 answers as its resolvers do: order, roles, deleted manga, callers, scope', async () => {
-    const { token } = await seedPersonManga();
+    const { token } = await seedPersonManga(t.orm);
     const scopeless = await buildThirdPartyToken(t.orm, await buildUser(t.orm), ['read:watchlist']);
     await expectPagesBothWays(7, '/people/writer/manga', { slug: 'writer' }, [undefined, token]);
     await expectSameBothWays(7, '/people/WRITER/manga', { slug: 'WRITER' });
@@ -667,7 +291,7 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('#8 answers as its resolvers do: order, deleted novels, orphans, callers, scope', async () => {
-    const { token, novels: seeded } = await seedReadables();
+    const { token, novels: seeded } = await seedReadables(t.orm);
     const hero = await buildCharacter(t.orm, { slug: 'hero' });
     const orphan = await buildCharacter(t.orm, { slug: 'orphan' });
     const novels = await Promise.all(
@@ -695,8 +319,8 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('#13 answers as its resolvers do: every kind, order, deleted titles, callers, refusals', async () => {
-    const { token } = await seedReadables();
-    const { owner } = await joinFranchise();
+    const { token } = await seedReadables(t.orm);
+    const { owner } = await joinFranchise(t.orm);
     const watcherToken = await buildToken(t.orm, owner);
     for (const [kind, slug] of [
       ['manga', 'edge-manga'],
@@ -739,8 +363,8 @@ describe('operations compiled to one SQL statement', () => {
     // One "now" for every request: time_left is then exact both ways.
     const now = Date.now();
     fixDate(now);
-    const { owner, anime } = await seedWatchList();
-    await seedSchedule(now, anime);
+    const { owner, anime } = await seedWatchList(t.orm);
+    await seedSchedule(t.orm, now, anime);
     const watcherToken = await buildToken(t.orm, owner);
     const scopeless = await buildThirdPartyToken(t.orm, await buildUser(t.orm), ['read:readlist']);
     const year = new Date(now).getUTCFullYear();
@@ -776,8 +400,8 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('#6 answers as its resolvers do: each content type, music videos, deleted titles, callers', async () => {
-    const { token, reader } = await seedReadables();
-    const { owner } = await seedWatchList();
+    const { token, reader } = await seedReadables(t.orm);
+    const { owner } = await seedWatchList(t.orm);
     const watcherToken = await buildToken(t.orm, owner);
     await buildAnime(t.orm, { slug: 'todo-music', media_type: 'music' });
     await buildAnime(t.orm, { slug: 'todo-untyped', media_type: null, synopsis_ua: '' });
@@ -811,8 +435,8 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('keeps one plan per content type of #6, chosen by the variable', async () => {
-    await seedReadables();
-    await seedWatchList();
+    await seedReadables(t.orm);
+    await seedWatchList(t.orm);
     const document = routeOf(6).document;
     const kinds = await Promise.all(
       ['anime', 'manga', 'novel', 'manga'].map(async (kind) => {
@@ -829,7 +453,7 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('#18 answers as its resolvers do: one candidate, deleted titles, empty picks, refused users', async () => {
-    await seedReadables();
+    await seedReadables(t.orm);
     const gone = await buildNovel(t.orm, { slug: 'gone-novel', deleted: true });
     const reader = await t.orm.em.fork().findOneOrFail(User, { username: 'reader' });
     await buildReadEntry(t.orm, reader, { novel: gone }, { status: 'planned' });
@@ -851,7 +475,7 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('#21 answers as its resolvers do', async () => {
-    await seedWatchList();
+    await seedWatchList(t.orm);
     for (const input of [
       {},
       { watch_status: 'completed' },
@@ -876,7 +500,7 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('#9 answers as its resolvers do: reply trees, placeholders, reviews, votes, content kinds, callers, scope', async () => {
-    const seeded = await seedComments();
+    const seeded = await seedComments(t.orm);
     const talked = { content_type: 'anime', slug: 'talked' };
     await expectPagesBothWays(9, '/comments/anime/talked/list', talked, [undefined, seeded.token]);
     const first = (await expectSameBothWays(
@@ -942,7 +566,7 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('#10 and #20 answer as their resolvers do: public top-level comments only, flat, votes, callers, scope', async () => {
-    const seeded = await seedComments();
+    const seeded = await seedComments(t.orm);
     await expectPagesBothWays(10, '/comments/list', {}, [undefined, seeded.token, seeded.collectionToken]);
     const all = (await expectSameBothWays(
       10,
@@ -971,7 +595,7 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('#17 answers as its resolvers do: any depth, placeholders, refusals, private comments, scope', async () => {
-    const seeded = await seedComments();
+    const seeded = await seedComments(t.orm);
     const thread = (reference: string, token?: string) =>
       expectSameBothWays(17, `/comments/thread/${reference}`, { comment_reference: reference }, { token });
     for (const token of [undefined, seeded.token]) {
@@ -995,7 +619,7 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('#14 answers as its resolvers do: every content kind, labels, deleted items, visibility, votes, follows, scope', async () => {
-    const seeded = await seedCollections();
+    const seeded = await seedCollections(t.orm);
     const get = (reference: string, token?: string) =>
       expectSameBothWays(14, `/collections/${reference}`, { reference }, { token });
     for (const token of [undefined, seeded.token, seeded.authorToken]) {
@@ -1014,7 +638,7 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('#15 answers as its resolvers do: previews, filters, orders, visibility, refusals', async () => {
-    const seeded = await seedCollections();
+    const seeded = await seedCollections(t.orm);
     const search = (body: Record<string, unknown>, token?: string, page = 1, size = 15) =>
       expectSameBothWays(
         15,
@@ -1041,7 +665,7 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it("the caller's list entries and unseen count answer as their resolvers do: look-ups, authentication, scope", async () => {
-    const seeded = await seedCollections();
+    const seeded = await seedCollections(t.orm);
     const reader = await t.orm.em.fork().findOneOrFail(User, { username: 'reader' });
     const missingToken = 'not-a-token';
     for (const [slug, token] of [
@@ -1123,7 +747,7 @@ describe('operations compiled to one SQL statement', () => {
       unseen: number;
     };
     expect(counted.unseen).toBe(2);
-    await seedSystemNotification(reader);
+    await seedSystemNotification(t.orm, reader);
     await expectPagesBothWays('GET /notifications', '/notifications', {}, [seeded.token]);
     for (const token of [undefined, missingToken, seeded.scopeless, watched])
       await expectSameBothWays('GET /notifications', '/notifications', {}, { token });
@@ -1132,10 +756,10 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it('sends one SQL statement per request (two with genre or magazine filters), whatever the page size', async () => {
-    const { token } = await seedPersonManga();
-    await seedWatchList();
-    await seedComments();
-    const collections = await seedCollections();
+    const { token } = await seedPersonManga(t.orm);
+    await seedWatchList(t.orm);
+    await seedComments(t.orm);
+    const collections = await seedCollections(t.orm);
     const novel = await buildNovel(t.orm, { slug: 'cast' });
     for (let i = 0; i < 5; i += 1) await buildAppearance(t.orm, await buildCharacter(t.orm), { novel });
     await buildAppearance(t.orm, await buildCharacter(t.orm, { slug: 'hero' }), { novel });
@@ -1207,7 +831,7 @@ describe('operations compiled to one SQL statement', () => {
   });
 
   it("reads on the application's entity manager: a compiled read forks none (REST or /graphql), a resolver-run one does", async () => {
-    await seedReadables();
+    await seedReadables(t.orm);
     const fork = jest.spyOn(t.orm.em, 'fork');
     try {
       expect((await rest(t.app, 'GET', '/manga/edge-manga')).status).toBe(200);
@@ -1226,7 +850,7 @@ describe('operations compiled to one SQL statement', () => {
   // PostgreSQL re-plans a prepared statement for each request unless a generic plan is
   // as cheap, which it cannot tell while the page's limit and offset are parameters.
   it('keeps one plan per connection for a first page, and plans later pages for their offset', async () => {
-    await seedReadables();
+    await seedReadables(t.orm);
     const orm = await createOrm(await workerDatabaseUrl(), { poolMax: 1 });
     const { app, stop } = await startHttpApp(orm, {});
     try {
@@ -1297,7 +921,7 @@ describe('documents a frontend writes itself, sent to /graphql', () => {
     fragment Person on Person { slug name_en data_type }`;
 
   it('answers aliases, named and inline fragments, @skip/@include and two root fields from compiled SQL', async () => {
-    await seedReadables();
+    await seedReadables(t.orm);
     const full = await expectCompiled(mangaPage, { slug: 'edge-manga', withStats: true }, 2);
     expect(Object.keys(full.first as object)).toContain('stats');
     const lean = await expectCompiled(mangaPage, { slug: 'edge-manga', withStats: false, noGenres: true }, 2);
@@ -1306,7 +930,7 @@ describe('documents a frontend writes itself, sent to /graphql', () => {
   });
 
   it('answers lists with literal arguments, another page size and a caller', async () => {
-    const { token } = await seedReadables();
+    const { token } = await seedReadables(t.orm);
     const document = `{
       novelSearch(page: 2, size: 2, input: { sort: ["start_date:asc"] }) {
         pagination { page pages total }
@@ -1321,7 +945,7 @@ describe('documents a frontend writes itself, sent to /graphql', () => {
   });
 
   it('leaves refusals to execution: the same errors as before, and as REST', async () => {
-    await seedReadables();
+    await seedReadables(t.orm);
     const missing = await gql(t.app, '{ manga(slug: "no-such-manga") { slug } }');
     const restMissing = await rest(t.app, 'GET', '/manga/no-such-manga');
     expect(missing.body.errors[0].extensions).toMatchObject({
@@ -1341,20 +965,66 @@ describe('documents a frontend writes itself, sent to /graphql', () => {
     expect(badInput.body.errors[0].message).toBe(restBadInput.body.message);
   });
 
-  it('leaves a null @include condition to execution: its error, not a 500', async () => {
-    await seedReadables();
-    const document = 'query ($on: Boolean = true) { manga(slug: "edge-manga") @include(if: $on) { slug } }';
-    const res = await gql(t.app, document, { on: null });
-    const expected = await executed(document, { on: null });
-    expect(expected.errors).toHaveLength(1);
-    expect(res.status).toBe(200);
-    expect(res.body.data).toEqual(expected.data);
-    expect(res.body.errors.map((error: { message: string }) => error.message)).toEqual(
-      expected.errors!.map((error) => error.message),
-    );
-    const root = await gql(t.app, 'query ($slug: String!) { manga(slug: $slug) { slug } }', { slug: null });
-    expect(root.status).toBe(400);
-    expect(root.body.errors[0].extensions.code).toBeDefined();
+  it('refuses a null for a variable used where a value is required: root and nested fields, compiled or not, HTTP 400 system:validation_error', async () => {
+    await seedReadables(t.orm);
+    const selections = new CompilableSelections(runner.schema, t.orm.getMetadata());
+    // Each variable is declared nullable with a default, so GraphQL admits it where a value
+    // is required; none is a page, a size or an input object, so REST would carry it in the path.
+    const cases: { compiled: string; variable: string; value: unknown }[] = [
+      {
+        compiled: 'query ($on: Boolean = true) { manga(slug: "edge-manga") @include(if: $on) { slug } }',
+        variable: 'on',
+        value: true,
+      },
+      {
+        compiled:
+          'query ($on: Boolean = true) { manga(slug: "edge-manga") { slug title_en @include(if: $on) } }',
+        variable: 'on',
+        value: true,
+      },
+      {
+        compiled: 'query ($s: String = "edge-manga") { manga(slug: $s) { slug } }',
+        variable: 's',
+        value: 'edge-manga',
+      },
+      {
+        compiled: 'query ($n: Int = 3) { novelSearch(size: $n) { list { slug } } }',
+        variable: 'n',
+        value: 2,
+      },
+    ];
+    for (const { compiled, variable, value } of cases) {
+      // A root `__typename` keeps the same document from compiling.
+      const executedOnly = compiled.replace(') {', ') { __typename');
+      expect(
+        [compiled, executedOnly].map((document) => selections.compiles(document, { [variable]: value })),
+      ).toEqual([true, false]);
+      for (const document of [compiled, executedOnly]) {
+        let res: Awaited<ReturnType<typeof gql>> | undefined;
+        const statements = await t.queries.count(async () => {
+          res = await gql(t.app, document, { [variable]: null });
+        });
+        expect({ document, status: res!.status, error: res!.body.errors?.[0], statements }).toEqual({
+          document,
+          status: 400,
+          error: expect.objectContaining({
+            message: `Invalid field ${variable} in request path`,
+            extensions: expect.objectContaining({ code: 'system:validation_error' }),
+          }),
+          statements: 0,
+        });
+        // Left out (the default applies) or given a value, the same document runs.
+        for (const variables of [{}, { [variable]: value }]) {
+          const answered = await gql(t.app, document, variables);
+          expect({ document, variables, status: answered.status, errors: answered.body.errors }).toEqual({
+            document,
+            variables,
+            status: 200,
+            errors: undefined,
+          });
+        }
+      }
+    }
   });
 });
 
@@ -1366,7 +1036,7 @@ describe('stored values a scalar or enum refuses', () => {
     ['an infinite time', `start_date = 'infinity'`],
     ['a float that is not a number', `score = 'NaN'`],
   ])('%s: answered as execution answers it', async (_case, change) => {
-    await seedReadables();
+    await seedReadables(t.orm);
     await t.orm.em.getConnection().execute(`update manga set ${change} where slug = 'edge-manga'`);
     const refusal = await expectSameBothWays(16, '/manga/edge-manga', { slug: 'edge-manga' });
     expect(refusal).toMatchObject({ code: 'system:internal_error' });
@@ -1384,9 +1054,9 @@ describe('stored values a scalar or enum refuses', () => {
 });
 
 /**
- * The drift generator: for each SQL root, the largest selection the compiler expresses
- * (found field by field, so every field with a SQL form that a root reaches is in it),
- * then seeded random documents drawn from it (subsets, aliases, inline and named
+ * The drift generator (random-documents.ts): for each SQL root, the largest selection the
+ * compiler expresses (found field by field, so every field with a SQL form that a root
+ * reaches is in it), then seeded random documents drawn from it (subsets, aliases, inline and named
  * fragments, `@skip`/`@include`), each sent to `/graphql` (compiled) and executed by
  * the resolvers, with and without a caller, on rows with null and empty values and
  * relations, a deleted title in a list and an NSFW one. A SQL form that disagrees with
@@ -1394,189 +1064,6 @@ describe('stored values a scalar or enum refuses', () => {
  * that no root reaches.
  */
 describe('random documents over every field with a SQL form', () => {
-  interface Selected {
-    /** A field's name, or `... on <Type>` for an inline fragment on a union's member. */
-    name: string;
-    /** The field's (or fragment's) type, for selections with children. */
-    type?: GraphQLCompositeType;
-    fragment?: boolean;
-    children?: Selected[];
-  }
-
-  /** The members of a collection item's content. */
-  const CONTENT_KINDS = ['Anime', 'Manga', 'Novel', 'Character', 'Person'];
-  /** Roots and their arguments; `members`: the union members the listed items are of. */
-  const roots: { field: string; args: string; members?: string[]; callerOnly?: true }[] = [
-    { field: 'manga', args: 'slug: "edge-manga"' },
-    { field: 'novelSearch', args: 'page: 1, size: 20, input: {}' },
-    { field: 'novelSearch', args: 'page: 2, size: 3, input: { sort: ["start_date:asc"] }' },
-    // An NSFW title is listed only when its genre is asked for (semantics §1.9).
-    { field: 'novelSearch', args: 'page: 1, size: 20, input: { genres: ["hentai"] }' },
-    { field: 'novelCharacters', args: 'slug: "cast", size: 20' },
-    { field: 'watchList', args: 'username: "watcher", size: 20, input: {}' },
-    { field: 'personManga', args: 'slug: "writer", size: 20' },
-    { field: 'characterNovels', args: 'slug: "cast-member", size: 20' },
-    { field: 'franchise', args: 'content_type: manga, slug: "edge-manga"' },
-    { field: 'animeSchedule', args: 'size: 20, input: {}' },
-    { field: 'editTodo', args: 'content_type: novel, todo_type: title_ua, size: 20', members: ['Novel'] },
-    {
-      field: 'editTodo',
-      args: 'content_type: anime, todo_type: synopsis_ua, size: 20',
-      members: ['Anime'],
-    },
-    // One candidate: the pick is the same both ways.
-    {
-      field: 'randomReadEntry',
-      args: 'content_type: manga, username: "reader", status: completed',
-      members: ['Manga'],
-    },
-    { field: 'contentComments', args: 'content_type: anime, slug: "talked", size: 20' },
-    { field: 'comments', args: 'size: 20' },
-    { field: 'commentThread', args: `comment_reference: "${THREAD_TOP}"` },
-    { field: 'commentThread', args: `comment_reference: "${THREAD_MIDDLE}"` },
-    { field: 'latestComments', args: '' },
-    { field: 'collection', args: `reference: "${LABELLED_COLLECTION}"`, members: CONTENT_KINDS },
-    { field: 'collections', args: 'size: 20, input: { only_public: false }', members: CONTENT_KINDS },
-    // The caller's own (required authentication).
-    { field: 'watchEntry', args: 'slug: "listed-1"', callerOnly: true },
-    {
-      field: 'readEntry',
-      args: 'content_type: manga, slug: "listed-manga"',
-      members: ['Manga'],
-      callerOnly: true,
-    },
-    { field: 'notificationCount', args: '', callerOnly: true },
-    { field: 'notifications', args: 'size: 20', callerOnly: true },
-  ];
-  /** A root field with its arguments, if it has any. */
-  const call = (field: string, args: string): string => (args ? `${field}(${args})` : field);
-  /** Object types below the root field a selection descends into, at most. */
-  const MAX_DEPTH = 4;
-
-  const plain = (nodes: Selected[]): string =>
-    nodes.map(({ name, children }) => (children ? `${name} { ${plain(children)} }` : name)).join(' ');
-
-  /** The values the random documents' variables take (their defaults). */
-  const conditions = { yes: true, no: false };
-
-  const compiles = (document: string): boolean => {
-    const parsed = parse(document);
-    const operation = parsed.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION)!;
-    return compileSqlPlan(runner.schema, parsed, operation, t.orm.getMetadata(), conditions) !== undefined;
-  };
-
-  /** Adds to `at` every field of `type` the compiler expresses within the whole document `render()`. */
-  function expand(
-    render: () => string,
-    at: Selected[],
-    type: GraphQLObjectType,
-    depth: number,
-    members: string[],
-  ): void {
-    for (const [name, field] of Object.entries(type.getFields())) {
-      if (field.args.length > 0 || name === '__typename') continue;
-      const named = getNamedType(field.type);
-      if (isUnionType(named)) {
-        // An inline fragment on each member the items are of.
-        const child: Selected = { name, type: named, children: [{ name: '__typename' }] };
-        at.push(child);
-        for (const member of named.getTypes().filter((each) => members.includes(each.name))) {
-          const fragment = memberFragment(member);
-          child.children!.push(fragment);
-          expand(render, fragment.children!, member, depth + 1, members);
-        }
-        if (!compiles(render())) at.pop();
-      } else if (isObjectType(named)) {
-        if (depth >= MAX_DEPTH) continue;
-        const child: Selected = { name, type: named, children: [{ name: '__typename' }] };
-        at.push(child);
-        if (!compiles(render())) {
-          at.pop();
-          continue;
-        }
-        expand(render, child.children!, named, depth + 1, members);
-      } else if (isLeafType(named)) {
-        at.push({ name });
-        if (!compiles(render())) at.pop();
-      }
-    }
-  }
-
-  /** An inline fragment on a union's member, to be expanded with the member's fields. */
-  const memberFragment = (member: GraphQLObjectType): Selected => ({
-    name: `... on ${member.name}`,
-    type: member,
-    fragment: true,
-    children: [{ name: '__typename' }],
-  });
-
-  function largestSelection(field: string, args: string, members: string[]): Selected[] {
-    const type = getNamedType(runner.schema.getQueryType()!.getFields()[field].type);
-    const top: Selected[] = [{ name: '__typename' }];
-    const render = () => `{ ${call(field, args)} { ${plain(top)} } }`;
-    if (isObjectType(type)) expand(render, top, type, 0, members);
-    // A root typed as a union: an inline fragment on each member it answers with.
-    else if (isUnionType(type)) {
-      for (const member of type.getTypes().filter((each) => members.includes(each.name))) {
-        const fragment = memberFragment(member);
-        top.push(fragment);
-        expand(render, fragment.children!, member, 0, members);
-      }
-    }
-    return top;
-  }
-
-  /** mulberry32: the same documents on every run. */
-  function seeded(seed: number): () => number {
-    let state = seed;
-    return () => {
-      state = (state + 0x6d2b79f5) | 0;
-      let x = Math.imul(state ^ (state >>> 15), 1 | state);
-      x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-      return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
-  /** A random document over `selection`: a subset of it, written in the ways a frontend might. */
-  function randomDocument(
-    random: () => number,
-    field: string,
-    args: string,
-    selection: Selected[],
-    type: GraphQLCompositeType,
-  ): string {
-    const fragments: string[] = [];
-    let aliases = 0;
-    const write = (nodes: Selected[], on: GraphQLCompositeType): string => {
-      const kept = nodes.filter(() => random() < 0.7);
-      if (kept.length === 0) kept.push(nodes[Math.floor(random() * nodes.length)]);
-      const parts = kept.map(({ name, type: child, fragment, children }) => {
-        const alias = !fragment && aliases < 20 && random() < 0.15 ? `a${(aliases += 1)}: ` : '';
-        const roll = random();
-        const directive =
-          roll < 0.08
-            ? ' @include(if: $yes)'
-            : roll < 0.16
-              ? ' @skip(if: $no)'
-              : roll < 0.2
-                ? ' @skip(if: $yes)'
-                : '';
-        return `${alias}${name}${directive}${children ? ` { ${write(children, child!)} }` : ''}`;
-      });
-      // Some of the fields move into a fragment on the same type, inline or named.
-      const cut = Math.floor(random() * parts.length);
-      const moved = parts.splice(cut, random() < 0.3 ? parts.length - cut : 0);
-      if (moved.length === 0) return parts.join(' ');
-      if (random() < 0.5) return [...parts, `... on ${on.name} { ${moved.join(' ')} }`].join(' ');
-      const name = `F${fragments.length + 1}`;
-      fragments.push(`fragment ${name} on ${on.name} { ${moved.join(' ')} }`);
-      return [...parts, `...${name}`].join(' ');
-    };
-    // Both variables are used at least once, as GraphQL requires.
-    const body = `${write(selection, type)} __typename @include(if: $yes) @skip(if: $no)`;
-    return `query Random($yes: Boolean! = true, $no: Boolean! = false) { ${call(field, args)} { ${body} } } ${fragments.join(' ')}`;
-  }
-
   /** About 15 s alone (ten roots, 13 documents each, both ways, two callers); more while other suites run. */
   const DRIFT_TIMEOUT_MS = 120_000;
 
@@ -1586,33 +1073,14 @@ describe('random documents over every field with a SQL form', () => {
       // One "now" for every request (the schedule's time_left).
       const now = Date.now();
       fixDate(now);
-      const { token } = await seedPersonManga();
-      const { anime } = await joinFranchise();
-      await seedSchedule(now, anime);
-      const novel = await buildNovel(t.orm, { slug: 'cast' });
-      for (let i = 0; i < 4; i += 1)
-        await buildAppearance(t.orm, await buildCharacter(t.orm, i === 0 ? { image: null } : {}), { novel });
-      // A character in novels with and without the caller's read entries, and in a deleted one.
-      const member = await buildCharacter(t.orm, { slug: 'cast-member' });
-      const novels = await Promise.all(
-        [0, 1, 2].map((i) => buildNovel(t.orm, { slug: `member-${i}`, deleted: i === 2 })),
-      );
-      const withRead = await t.orm.em.fork().findOneOrFail(Novel, { slug: 'novel-1' });
-      for (const [i, each] of [novel, withRead, ...novels].entries())
-        await buildAppearance(t.orm, member, { novel: each }, i === 0);
-      await seedComments();
-      await seedCollections();
-      // The caller's notifications: a system one, and one of a follow (with its initiator).
-      await seedSystemNotification(await t.orm.em.fork().findOneOrFail(User, { username: 'reader' }));
-      const follower = await buildToken(t.orm, await buildUser(t.orm, { avatar_path: '/f.png' }));
-      expect((await rest(t.app, 'PUT', '/follow/reader', undefined, { token: follower })).status).toBe(200);
+      const { token } = await seedEveryCompiledRoot(t.orm, t.app, now);
+      const selections = new CompilableSelections(runner.schema, t.orm.getMetadata());
       const random = seeded(22);
       const reached = new Set<string>();
-      for (const { field, args, members = [], callerOnly } of roots) {
-        const type = getNamedType(
-          runner.schema.getQueryType()!.getFields()[field].type,
-        ) as GraphQLCompositeType;
-        const selection = largestSelection(field, args, members);
+      for (const root of roots) {
+        const { field, args, callerOnly } = root;
+        const type = selections.rootType(field);
+        const selection = selections.largestSelection(root);
         const walk = (nodes: Selected[], on: GraphQLCompositeType) =>
           nodes.forEach(({ name, type: child, fragment, children }) => {
             if (!fragment) reached.add(`${on.name}.${name}`);
@@ -1622,7 +1090,7 @@ describe('random documents over every field with a SQL form', () => {
         const documents = [`{ ${call(field, args)} { ${plain(selection)} } }`];
         for (let i = 0; i < 12; i += 1) documents.push(randomDocument(random, field, args, selection, type));
         for (const document of documents) {
-          expect({ document, compiles: compiles(document) }).toEqual({ document, compiles: true });
+          expect({ document, compiles: selections.compiles(document) }).toEqual({ document, compiles: true });
           for (const caller of callerOnly ? [token] : [undefined, token]) {
             const res = await gql(t.app, document, {}, { token: caller });
             expect({ document, errors: res.body.errors }).toEqual({ document, errors: undefined });

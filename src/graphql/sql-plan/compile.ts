@@ -638,7 +638,8 @@ function compilePage(
   const table = compiler.tableOf(listed);
   const item = compiler.alias();
   const fields = compiler.collect(type, selectionSet);
-  let itemJson = `'null'::json`;
+  // Each response key of `list` (`a: list { slug } b: list { title_en }`) is an item JSON of its own.
+  const lists: string[] = [];
   const built = compiler.build(fields, (key, nodes) => {
     const name = nodes[0].name.value;
     const definition = type.getFields()[name];
@@ -649,8 +650,8 @@ function compilePage(
     // A union's items are all of the member the listed entity is.
     const itemType = name === 'list' ? compiler.memberFor(named, root.view ?? listed) : undefined;
     if (itemType) {
-      itemJson = compiler.object(itemType, Compiler.selections(nodes), item);
-      return 'page.list';
+      lists.push(compiler.object(itemType, Compiler.selections(nodes), item));
+      return `page.list_${lists.length - 1}`;
     }
     throw new NotCompilable(`page field ${key}`);
   });
@@ -674,10 +675,24 @@ function compilePage(
           ? [sql(`${REQUEST} as (select ${requested.columns.join(', ')})`, ...(await requested.values(ctx)))]
           : [];
       const ctes = [...request, ...(subject ? [concatSql(`${SUBJECT} as (`, subject.select, ')')] : [])];
+      // The page's references in order (an index walk that stops at the page's end),
+      // joined to their rows, as each `list` key's JSON array.
+      const listColumn = (itemJson: string, i: number) => [
+        `, coalesce((select json_agg(${itemJson} order by listed.position) from (`,
+        `select ${query.reference} as reference, row_number() over (order by `,
+        order,
+        ') as position from ',
+        source,
+        ' where ',
+        query.where,
+        ' order by ',
+        order,
+        window,
+        `) listed join ${table} ${item} on ${item}.reference = listed.reference), '[]'::json) as list_${i}`,
+      ];
       // The exact total counted on its own (a window count would read and keep every
-      // row), then the page's references in order (an index walk that stops at the
-      // page's end). `offset 0` keeps the page row from being inlined, which would count
-      // once per use.
+      // row), then the lists. `offset 0` keeps the page row from being inlined, which
+      // would count once per use.
       const statement = texts.concat(
         [subject?.select.sql, query.reference, source.sql, query.where.sql, order.sql, window.sql].join('\0'),
         ...ctes.flatMap((cte, i) => [i === 0 ? 'with ' : ', ', cte]),
@@ -690,21 +705,9 @@ function compilePage(
         source,
         ' where ',
         query.where,
-        sql(
-          `) as total, ?::integer as size, ?::integer as page, coalesce((select json_agg(${itemJson} order by listed.position) from (`,
-          size,
-          page,
-        ),
-        `select ${query.reference} as reference, row_number() over (order by `,
-        order,
-        ') as position from ',
-        source,
-        ' where ',
-        query.where,
-        ' order by ',
-        order,
-        window,
-        `) listed join ${table} ${item} on ${item}.reference = listed.reference), '[]'::json) as list offset 0) page`,
+        sql(`) as total, ?::integer as size, ?::integer as page`, size, page),
+        ...lists.flatMap(listColumn),
+        ' offset 0) page',
       );
       return { statement, notFound: subject?.notFound ?? 'system:internal_error', scopes: root.scopes };
     },
@@ -843,7 +846,10 @@ export class CompiledOperation {
 
   /** The plan for these (coerced) variables; undefined when the operation has no SQL form. */
   planFor(variables: Record<string, unknown>): SqlPlan | undefined {
-    const key = this.conditions.map((name) => String(variables[name])).join(',');
+    // JSON tells a null from the string "null", and an absent variable from both.
+    const key = this.conditions
+      .map((name) => (Object.hasOwn(variables, name) ? JSON.stringify(variables[name]) : ''))
+      .join(',');
     let plan = this.plans.get(key);
     if (plan === undefined) {
       if (this.plans.size >= MAX_VARIANTS) return undefined;
