@@ -13,6 +13,7 @@ import { formatGraphQLError } from './common/errors/render';
 import type { Config } from './config';
 import { RequestContext } from './context';
 import { CompiledQueries, stringifyResult } from './graphql/compiled-queries';
+import { DocumentCache, PersistedQueryTexts } from './graphql/document-cache';
 import { databasePlugin, forgetLoadedBeforeMutationFields } from './graphql/database-plugin';
 import { graphqlLimitsOf } from './graphql/limits';
 import { OperationChecks, operationChecksPlugin } from './graphql/preparation';
@@ -94,6 +95,9 @@ export async function buildApp({
   // Built once: Apollo executes it, the OpenAPI document is derived from it.
   const schema = await buildAppSchema();
   forgetLoadedBeforeMutationFields(schema);
+  // Bounded by the heap their entries take (src/graphql/document-cache.ts).
+  const documents = new DocumentCache(config.graphqlDocumentCacheBytes, log);
+  const persistedQueries = new PersistedQueryTexts(config.graphqlPersistedQueryCacheBytes);
   const apollo = new ApolloServer<RequestContext>({
     schema,
     formatError: formatGraphQLError,
@@ -105,11 +109,13 @@ export async function buildApp({
     parseOptions: checks.parseOptions,
     validationRules: checks.validationRules,
     csrfPrevention: true,
+    documentStore: documents,
+    persistedQueries: { cache: persistedQueries },
     stringifyResult,
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
       operationChecksPlugin(checks),
-      databasePlugin(new CompiledQueries(orm.getMetadata())),
+      databasePlugin(new CompiledQueries(orm.getMetadata(), documents)),
     ],
   });
   await apollo.start();
@@ -177,6 +183,7 @@ export async function buildApp({
         feed: live.feed,
         limits: config.subscriptions,
         graphqlLimits: checks.limits,
+        documents,
       }),
     stop: async () => {
       await live.feed.close();

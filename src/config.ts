@@ -59,6 +59,10 @@ export interface Config {
   readonly graphqlMaxAliases: number;
   /** Lexical tokens per GraphQL document. */
   readonly graphqlMaxTokens: number;
+  /** Heap that parsed documents and their compiled plans may take (`GRAPHQL_DOCUMENT_CACHE_MB`), in bytes. */
+  readonly graphqlDocumentCacheBytes: number;
+  /** Heap that automatic persisted queries' texts may take (`GRAPHQL_PERSISTED_QUERY_CACHE_MB`), in bytes. */
+  readonly graphqlPersistedQueryCacheBytes: number;
   readonly introspection: boolean;
   readonly trgmThreshold: number;
   /** `smtp://` or `smtps://` URL of the mail server; absent: emails are written to the log. */
@@ -90,6 +94,12 @@ export interface SubscriptionLimits {
   readonly maxSubscriptionsPerUser: number;
   /** Largest message a client may send; a larger one closes the connection (1009). */
   readonly maxMessageBytes: number;
+  /**
+   * Heap that open connections and running subscriptions may take, by their estimates
+   * (`SUBSCRIPTION_MAX_MEMORY_MB`, in bytes): beyond it a connection is refused with HTTP
+   * 503 and a subscription with `system:unavailable`.
+   */
+  readonly maxMemoryBytes: number;
   /** A connection with no running subscription for this long is closed (4408). */
   readonly idleSeconds: number;
   /** How often a connection's token is checked again; a revoked or expired one closes it (4401). */
@@ -142,6 +152,9 @@ export const DEFAULT_RESERVED_USERNAMES: readonly string[] = [
 ];
 
 export class ConfigError extends Error {}
+
+/** Sizes in the environment are in MiB. */
+const MB = 1024 * 1024;
 
 type Env = Record<string, string | undefined>;
 
@@ -350,11 +363,12 @@ function subscriptionLimits(env: Env): SubscriptionLimits {
     );
   }
   return Object.freeze({
-    maxConnections: integer(env, 'SUBSCRIPTION_MAX_CONNECTIONS', 10000, 1, 1000000),
+    maxConnections: integer(env, 'SUBSCRIPTION_MAX_CONNECTIONS', 1000, 1, 1000000),
     maxPerUser: integer(env, 'SUBSCRIPTION_MAX_PER_USER', 5, 1, 1000),
     maxSubscriptionsPerSocket,
     maxSubscriptionsPerUser,
     maxMessageBytes: integer(env, 'SUBSCRIPTION_MAX_MESSAGE_BYTES', 16384, 1024, 1048576),
+    maxMemoryBytes: MB * integer(env, 'SUBSCRIPTION_MAX_MEMORY_MB', 16, 1, 65536),
     idleSeconds: integer(env, 'SUBSCRIPTION_IDLE_SECONDS', 300, 1, 86400),
     tokenCheckSeconds: integer(env, 'SUBSCRIPTION_TOKEN_CHECK_SECONDS', 60, 1, 86400),
   });
@@ -410,6 +424,8 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlMaxCost: integer(env, 'GRAPHQL_MAX_COST', 20000, 1, 100000000),
     graphqlMaxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 30, 0, 10000),
     graphqlMaxTokens: integer(env, 'GRAPHQL_MAX_TOKENS', 3000, 100, 1000000),
+    graphqlDocumentCacheBytes: MB * integer(env, 'GRAPHQL_DOCUMENT_CACHE_MB', 16, 1, 65536),
+    graphqlPersistedQueryCacheBytes: MB * integer(env, 'GRAPHQL_PERSISTED_QUERY_CACHE_MB', 2, 1, 65536),
     introspection: flag(env, 'GRAPHQL_INTROSPECTION', true),
     trgmThreshold: threshold,
     smtpUrl: urlWithProtocol(

@@ -12,6 +12,7 @@ import { createOrm, migrate } from './orm';
 import { ADVISORY_LOCKS, withSessionLock } from './db/advisory-locks';
 import { EmbeddedPostgresError } from './db/embedded';
 import { seedDemoDataIfEmpty } from './import/demo-data';
+import { checkHeapBudget } from './heap-budget';
 import { applyHeapGrowth } from './heap-policy';
 import { createLogger } from './logger';
 import { startNewEpisodeJob } from './notifications/new-episode-job';
@@ -91,6 +92,8 @@ async function printAddresses(
 /** The service: config → database → migrations → demo data → app → listen; clean shutdown on signals. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // Every limit reached at once must fit in the heap node was given (src/heap-budget.ts).
+  checkHeapBudget(config);
   applyHeapGrowth(config.heapGrowthPercent);
   const log = createLogger(config);
   if (isClusterSupervisor(config)) {

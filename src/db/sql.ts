@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ConnectionType } from '@mikro-orm/core';
 import type { EntityManager, PostgreSqlConnection } from '@mikro-orm/postgresql';
+import { LRUCache } from 'lru-cache';
 import type { QueryResultRow } from 'pg';
 import { ReplicaConnection } from './replicas';
 import { statementPoolOf } from './statement-pool';
@@ -37,18 +38,41 @@ export function concatSql(...fragments: readonly (SqlFragment | string)[]): SqlF
  */
 export class StatementTexts {
   private readonly texts = new Map<string, string>();
+  /** The bytes the kept texts and their keys take. */
+  private held = 0;
+
+  constructor(
+    /** Told of the bytes each kept text takes, and of those freed when they are dropped. */
+    private readonly onHeld: (bytes: number) => void = () => {},
+  ) {}
 
   /** {@link concatSql}, its text taken from the last one built under `key`. */
   concat(key: string, ...fragments: readonly (SqlFragment | string)[]): SqlFragment {
     let text = this.texts.get(key);
     if (text === undefined) {
       text = concatSql(...fragments).sql;
-      if (this.texts.size >= STATEMENT_TEXTS) this.texts.clear();
+      if (this.texts.size >= STATEMENT_TEXTS) {
+        this.texts.clear();
+        this.onHeld(-this.held);
+        this.held = 0;
+      }
       this.texts.set(key, text);
+      const bytes = stringBytes(key) + stringBytes(text);
+      this.held += bytes;
+      this.onHeld(bytes);
     }
     return { sql: text, params: fragments.flatMap((f) => (typeof f === 'string' ? [] : f.params)) };
   }
 }
+
+/**
+ * About what a string takes in V8's heap: a header, then a byte a character when every
+ * character is Latin-1 (SQL and GraphQL names are), else two.
+ */
+export const stringBytes = (text: string): number => 24 + (TWO_BYTE.test(text) ? 2 : 1) * text.length;
+
+/** A character beyond Latin-1, which makes V8 store the whole string two bytes a character. */
+const TWO_BYTE = /[\u0100-\uffff]/;
 
 /** Texts kept per statement builder: filters combine in many ways, but the hot ones are few. */
 const STATEMENT_TEXTS = 256;
@@ -92,9 +116,16 @@ interface Placeholders {
   plain?: string;
 }
 
-/** Kept for the texts seen most: hot statements repeat. */
-const placeholderCache = new Map<string, Placeholders>();
-const PLACEHOLDER_CACHE_SIZE = 256;
+/**
+ * Kept for the texts seen most: hot statements repeat. Bounded by the heap the texts
+ * take (a compiled document's statement can be tens of kilobytes); the segments are
+ * slices of the text, which V8 keeps as references into it.
+ */
+const PLACEHOLDER_CACHE_BYTES = 2 * 1024 * 1024;
+const placeholderCache = new LRUCache<string, Placeholders>({
+  maxSize: PLACEHOLDER_CACHE_BYTES,
+  sizeCalculation: (placeholders, text) => 2 * stringBytes(text) + 32 * placeholders.segments.length,
+});
 
 function placeholdersOf(text: string): Placeholders {
   const cached = placeholderCache.get(text);
@@ -113,7 +144,6 @@ function placeholdersOf(text: string): Placeholders {
     }
   }
   segments.push(text.slice(start));
-  if (placeholderCache.size >= PLACEHOLDER_CACHE_SIZE) placeholderCache.clear();
   const placeholders = { segments };
   placeholderCache.set(text, placeholders);
   return placeholders;
@@ -121,18 +151,28 @@ function placeholdersOf(text: string): Placeholders {
 
 /**
  * Every connection keeps its prepared statements until it closes; texts built from
- * filters vary, so only this many distinct texts are prepared, the first ones seen.
+ * filters vary, so only this many distinct texts are prepared, the first ones seen, and
+ * only while they take at most PREPARED_TEXT_BYTES in all. Each connection's driver
+ * keeps the text of every statement it prepared: it is given the one string kept here,
+ * so that the connections share it.
  */
 const MAX_PREPARED_TEXTS = 64;
-const preparedNames = new Map<string, string>();
+const PREPARED_TEXT_BYTES = 2 * 1024 * 1024;
+const prepared = new Map<string, { name: string; text: string }>();
+let preparedBytes = 0;
 
-function preparedName(text: string): string | undefined {
-  let name = preparedNames.get(text);
-  if (!name && preparedNames.size < MAX_PREPARED_TEXTS) {
-    name = `prepared_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    preparedNames.set(text, name);
-  }
-  return name;
+/** The most the SQL texts kept for placeholders and prepared statements take in the heap. */
+export const STATEMENT_TEXT_CACHE_BYTES = PLACEHOLDER_CACHE_BYTES + PREPARED_TEXT_BYTES;
+
+function preparedStatement(text: string): { name?: string; text: string } {
+  const statement = prepared.get(text);
+  if (statement || prepared.size >= MAX_PREPARED_TEXTS) return statement ?? { text };
+  const bytes = stringBytes(text);
+  if (preparedBytes + bytes > PREPARED_TEXT_BYTES) return { text };
+  const name = `prepared_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+  prepared.set(text, { name, text });
+  preparedBytes += bytes;
+  return { name, text };
 }
 
 /**
@@ -147,8 +187,9 @@ export async function queryRows<Row extends QueryResultRow>(
   statement: SqlFragment,
   type: ConnectionType = 'write',
 ): Promise<Row[]> {
-  const { text, values } = numbered(statement);
-  const name = preparedName(text);
+  const numberedStatement = numbered(statement);
+  const { values } = numberedStatement;
+  const { name, text } = preparedStatement(numberedStatement.text);
   const run = async (on: PostgreSqlConnection): Promise<Row[]> => {
     const started = Date.now();
     const { rows } = await statementPoolOf(on).query<Row>({ name, text, values });

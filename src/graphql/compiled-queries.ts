@@ -11,6 +11,7 @@ import {
 import { AppError } from '../common/errors/app-error';
 import type { RequestContext } from '../context';
 import { isDatabaseUnavailable } from '../db/unavailable';
+import type { DocumentCache } from './document-cache';
 import { CompiledOperation, type SqlPlan } from './sql-plan/compile';
 
 /**
@@ -49,14 +50,14 @@ export function stringifyResult(result: FormattedExecutionResult): string {
  * Answers `/graphql` queries from compiled SQL where the compiler can express their
  * selection (src/graphql/sql-plan): any document a frontend writes, with aliases,
  * fragments, `@skip`/`@include`, variables or literals and several root fields. Each
- * operation is compiled once, keyed by its node: Apollo keeps parsed and validated
- * documents in its bounded document cache (by the text's hash, as for automatic
- * persisted queries), so a document's plans live and go with it.
+ * operation is compiled once and kept with its document in Apollo's document store
+ * (./document-cache.ts), which counts the plans' heap with the document's.
  */
 export class CompiledQueries {
-  private readonly operations = new WeakMap<OperationDefinitionNode, CompiledOperation>();
-
-  constructor(private readonly metadata: MetadataStorage) {}
+  constructor(
+    private readonly metadata: MetadataStorage,
+    private readonly documents: DocumentCache,
+  ) {}
 
   /**
    * The response of a query run from its compiled plan, or null when it should execute
@@ -71,11 +72,11 @@ export class CompiledQueries {
     rawVariables: Record<string, unknown>,
     ctx: RequestContext,
   ): Promise<GraphQLResponse | null> {
-    let compiled = this.operations.get(operation);
-    if (!compiled) {
-      compiled = new CompiledOperation(schema, document, operation, this.metadata);
-      this.operations.set(operation, compiled);
-    }
+    const compiled = this.documents.compiled(
+      document,
+      operation,
+      (onHeld) => new CompiledOperation(schema, document, operation, this.metadata, onHeld),
+    );
     const variables = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
     if (variables.errors) return null;
     let plan: SqlPlan | undefined;

@@ -12,12 +12,17 @@ import WebSocket from 'ws';
 import type { User } from '../../src/accounts/user.entity';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import type { SubscriptionServer } from '../../src/notifications/live/subscription-server';
+import {
+  CONNECTION_BYTES,
+  SUBSCRIPTION_BYTES,
+  type SubscriptionServer,
+} from '../../src/notifications/live/subscription-server';
+import { documentBytes } from '../../src/graphql/document-cache';
 import { createFollow } from '../../src/follows/follow.service';
 import { operationCost } from '../../src/graphql/limits';
 import { createLogger } from '../../src/logger';
 import { buildAppSchema } from '../../src/schema';
-import { startLiveNotifications } from '../../src/notifications/live/notification-feed';
+import { MAX_QUEUED_EVENTS, startLiveNotifications } from '../../src/notifications/live/notification-feed';
 import { restFragments } from '../../src/routes';
 import { buildThirdPartyToken, buildToken, buildUser } from '../factories';
 import { gql, rest } from '../setup/clients';
@@ -150,8 +155,8 @@ async function rawConnection(url: string, token: string) {
   await until(() => messages.some((message) => message.type === 'connection_ack'));
   return {
     socket,
-    subscribe: (id: string) =>
-      socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: counts } })),
+    subscribe: (id: string, query = counts) =>
+      socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query } })),
     complete: (id: string) => socket.send(JSON.stringify({ id, type: 'complete' })),
     /** The messages of `type` received so far. */
     received: (type: 'next' | 'error') => messages.filter((message) => message.type === type),
@@ -684,6 +689,86 @@ describe('many subscriptions on one socket', () => {
   });
 });
 
+describe('the heap of live subscriptions', () => {
+  let instance: Instance;
+  let token: string;
+
+  beforeAll(async () => {
+    instance = await startInstance({ SUBSCRIPTION_MAX_MEMORY_MB: '1' });
+  });
+
+  afterAll(() => instance?.close());
+
+  beforeEach(async () => {
+    await resetDatabase(instance.orm);
+    token = await buildToken(instance.orm, await buildUser(instance.orm));
+  });
+
+  afterEach(() => {
+    for (const socket of rawSockets.splice(0)) socket.terminate();
+  });
+
+  /** A count subscription that selects its field `times` times: a document of about 450 bytes a token to hold. */
+  const largeCounts = (times: number) => `subscription { notificationCount { ${'unseen '.repeat(times)}} }`;
+  const unavailable = {
+    message: 'Service temporarily unavailable, try again later',
+    extensions: { code: 'system:unavailable', http: { status: 503 } },
+  };
+
+  it('counts each socket and each subscription with its document, and refuses a subscription that would pass SUBSCRIPTION_MAX_MEMORY_MB', async () => {
+    const connection = await rawConnection(instance.url, token);
+    expect(instance.subscriptions.bytes).toBe(CONNECTION_BYTES);
+    const document = largeCounts(600);
+    const each = SUBSCRIPTION_BYTES + documentBytes(parse(document));
+    // Three fit in 1 MB beside the socket, a fourth does not (the per-socket limit, 10, is not reached).
+    expect(CONNECTION_BYTES + 3 * each).toBeLessThanOrEqual(1024 * 1024);
+    expect(CONNECTION_BYTES + 4 * each).toBeGreaterThan(1024 * 1024);
+    for (const id of ['a', 'b', 'c', 'd']) connection.subscribe(id, document);
+    await until(() => connection.received('next').length + connection.received('error').length === 4);
+    expect(connection.ids('next')).toEqual(['a', 'b', 'c']);
+    expect(connection.received('error')).toEqual([{ id: 'd', type: 'error', payload: [unavailable] }]);
+    expect(instance.subscriptions.bytes).toBe(CONNECTION_BYTES + 3 * each);
+    // A small subscription still fits; a completed one frees its share.
+    connection.subscribe('small');
+    await until(() => connection.ids('next').includes('small'));
+    connection.complete('a');
+    await until(() => instance.subscriptions.running === 3);
+    connection.subscribe('again', document);
+    await until(() => connection.ids('next').includes('again'));
+    // A closed socket gives back all it held.
+    connection.socket.terminate();
+    await until(() => instance.subscriptions.bytes === 0);
+  });
+
+  it('refuses the upgrade with 503 when one more socket would pass SUBSCRIPTION_MAX_MEMORY_MB', async () => {
+    const fitting = Math.floor((1024 * 1024) / CONNECTION_BYTES);
+    const sockets = Array.from(
+      { length: fitting },
+      () => new WebSocket(instance.url, 'graphql-transport-ws'),
+    );
+    rawSockets.push(...sockets);
+    await Promise.all(sockets.map((socket) => once(socket, 'open')));
+    expect(instance.subscriptions.bytes).toBe(fitting * CONNECTION_BYTES);
+    /** The status an upgrade is refused with; undefined when it opens. */
+    const upgradeStatus = () =>
+      new Promise<number | undefined>((resolve) => {
+        const socket = new WebSocket(instance.url, 'graphql-transport-ws');
+        socket.once('unexpected-response', (_request, response) => {
+          response.destroy();
+          resolve(response.statusCode);
+        });
+        socket.once('open', () => {
+          rawSockets.push(socket);
+          resolve(undefined);
+        });
+      });
+    expect(await upgradeStatus()).toBe(503);
+    sockets[0].close();
+    await until(() => instance.subscriptions.bytes === (fitting - 1) * CONNECTION_BYTES);
+    expect(await upgradeStatus()).toBeUndefined();
+  });
+});
+
 describe('an unexpected failure in a subscription', () => {
   it('is masked as system:internal_error and logged once, with the connection id and the cause', async () => {
     const lines: Record<string, unknown>[] = [];
@@ -760,6 +845,39 @@ describe('an unexpected failure in a subscription', () => {
       consoleError.mockRestore();
       await Promise.all(opened.splice(0).map((client) => client.dispose()));
       await instance.close();
+    }
+  });
+});
+
+describe('subscribers that fall behind', () => {
+  it('are dropped once the events waiting for all of them reach MAX_QUEUED_EVENTS, each below its own limit', async () => {
+    const orm = await openTestOrm();
+    const log = createLogger(loadConfig({ LOG_LEVEL: 'silent' }));
+    const { bus, feed } = await startLiveNotifications(orm, undefined, log);
+    try {
+      await resetDatabase(orm);
+      // Each stays below the per-subscriber limit (100); together they pass the feed's.
+      const users = await Promise.all([1, 2, 3, 4].map(() => buildUser(orm)));
+      const dropped = new Set<number>();
+      users.forEach((user, i) => feed.counts(user.reference, () => dropped.add(i)));
+      const perUser = 90;
+      expect(perUser * users.length).toBeGreaterThan(MAX_QUEUED_EVENTS);
+      // Distinct payloads: PostgreSQL delivers identical notifications of one transaction once.
+      await bus.publish(
+        users.flatMap((user) =>
+          Array.from({ length: perUser }, () => ({ user: user.reference, created: [randomUUID()] })),
+        ),
+      );
+      for (let waited = 0; dropped.size === 0 && waited < 5_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(dropped.size).toBeGreaterThan(0);
+      expect(dropped.size).toBeLessThan(users.length);
+      expect(feed.queued).toBeLessThanOrEqual(MAX_QUEUED_EVENTS);
+    } finally {
+      await feed.close();
+      await orm.close();
     }
   });
 });

@@ -74,6 +74,11 @@ export interface SqlPlan {
   /** The root fields' response keys, in the document's order. */
   readonly keys: readonly string[];
   /**
+   * About how many bytes of heap the plan holds once compiled (its statements' pieces
+   * and closures); the statement texts it keeps as it runs are reported as they are kept.
+   */
+  readonly bytes: number;
+  /**
    * Each root field's JSON text, in the order of `keys`; undefined when an argument does
    * not pass its resolver's checks (execution then reports it, as it would).
    */
@@ -193,6 +198,8 @@ class Compiler {
     private readonly metadata: MetadataStorage,
     /** The request's variables: what `@skip` and `@include` read, and arguments that choose a listed entity. */
     readonly variables: Record<string, unknown>,
+    /** Told of the bytes each statement text the plan keeps (or forgets) takes. */
+    readonly onHeld: HeapReport,
   ) {
     this.forms = sqlFormsOf(schema);
     for (const definition of document.definitions) {
@@ -532,6 +539,12 @@ function argumentsPass(rootField: string, args: Record<string, unknown>): boolea
   return true;
 }
 
+/** A root field compiled: how its statement is bound, and the length of the SQL it holds for that. */
+interface CompiledRoot {
+  bind: Binder;
+  sqlLength: number;
+}
+
 /**
  * The statement of one request, from its arguments; it returns `json`, and for a list
  * with a subject also `found` and `refused` (see SqlSubject), answered with `notFound`.
@@ -564,7 +577,7 @@ function compileOne(
   type: GraphQLCompositeType,
   selectionSet: SelectionSetNode,
   chooser: () => Record<string, unknown>,
-): { bind: Binder } {
+): CompiledRoot {
   const target = chosenEntity(root.type, chooser);
   const objectType = compiler.memberFor(type, target);
   if (!objectType) throw new NotCompilable('root type');
@@ -599,8 +612,9 @@ function compileOne(
   const requested = requestColumns(compiler.used);
   const cteColumns = [...requested.columns, ...columns.map((c) => `?::${c.sqlType} as "${c.name}"`)];
   const request = cteColumns.length > 0 ? `${REQUEST} as (select ${cteColumns.join(', ')})` : undefined;
-  const texts = new StatementTexts();
+  const texts = new StatementTexts(compiler.onHeld);
   return {
+    sqlLength: select.length + (request?.length ?? 0),
     bind: async (ctx, values) => {
       const authenticated = authenticate(ctx, root);
       if (authenticated) await authenticated;
@@ -632,7 +646,7 @@ function compilePage(
   type: GraphQLCompositeType,
   selectionSet: SelectionSetNode,
   args: () => Record<string, unknown>,
-): { bind: Binder } {
+): CompiledRoot {
   if (!isObjectType(type)) throw new NotCompilable('a page is an object type');
   const listed = chosenEntity(root.item, args);
   const table = compiler.tableOf(listed);
@@ -656,8 +670,9 @@ function compilePage(
     throw new NotCompilable(`page field ${key}`);
   });
   const requested = requestColumns(compiler.used);
-  const texts = new StatementTexts();
+  const texts = new StatementTexts(compiler.onHeld);
   return {
+    sqlLength: built.length + lists.reduce((sum, list) => sum + list.length, 0),
     bind: async (ctx, args) => {
       const authenticated = authenticate(ctx, root);
       if (authenticated) await authenticated;
@@ -751,9 +766,10 @@ export function compileSqlPlan(
   operation: OperationDefinitionNode,
   metadata: MetadataStorage,
   variables: Record<string, unknown> = {},
+  onHeld: HeapReport = () => {},
 ): SqlPlan | undefined {
-  const compiler = new Compiler(schema, document, metadata, variables);
-  let roots: { key: string; bind: Binder; node: FieldNode; definition: GraphQLField<unknown, unknown> }[];
+  const compiler = new Compiler(schema, document, metadata, variables, onHeld);
+  let roots: ({ key: string; node: FieldNode; definition: GraphQLField<unknown, unknown> } & CompiledRoot)[];
   try {
     roots = rootsOf(compiler, operation).map(({ key, node, root, definition, type, selectionSet, args }) => {
       // Each root's statement binds the caller only if its own mappings read it.
@@ -779,6 +795,7 @@ export function compileSqlPlan(
   };
   return {
     keys: roots.map(({ key }) => key),
+    bytes: planBytes(roots.map(({ sqlLength }) => sqlLength)),
     async statement(ctx, variables) {
       const [first] = (await statements(ctx, variables)) ?? [];
       if (!first) throw new Error('the arguments do not pass their checks');
@@ -824,6 +841,26 @@ async function runAll(ctx: RequestContext, bound: BoundStatement[]): Promise<str
 const isUnserializable = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'GQ001';
 
+/** Told of heap bytes a compiled operation comes to hold (positive) or lets go (negative). */
+export type HeapReport = (bytes: number) => void;
+
+/**
+ * The heap a compiled plan holds, from the lengths of its roots' SQL, at or above what
+ * `npm run measure:heap` measures on plans of one to 25 root fields: the pieces a
+ * statement is built from take about half a byte a character of its SQL (they are ropes
+ * of shared small strings until a run flattens them), each root's closures and look-ups
+ * a few kilobytes more. The texts a run keeps are reported as they are kept.
+ */
+const PLAN_BYTES = { base: 6_000, perRoot: 5_000, perSqlCharacter: 0.5 };
+
+function planBytes(sqlLengths: readonly number[]): number {
+  const { base, perRoot, perSqlCharacter } = PLAN_BYTES;
+  return Math.ceil(base + sqlLengths.reduce((sum, length) => sum + perRoot + perSqlCharacter * length, 0));
+}
+
+/** An operation whose selection has no SQL form holds only the note that it has none. */
+const NO_PLAN_BYTES = 64;
+
 /** Variants of one operation's plan are kept for this many combinations of `@skip`/`@include` variables. */
 const MAX_VARIANTS = 16;
 
@@ -840,6 +877,8 @@ export class CompiledOperation {
     private readonly document: DocumentNode,
     private readonly operation: OperationDefinitionNode,
     private readonly metadata: MetadataStorage,
+    /** Told of the heap its plans take as they are compiled and run (src/graphql/document-cache.ts counts it). */
+    private readonly onHeld: HeapReport = () => {},
   ) {
     this.conditions = planVariables(document, sqlFormsOf(schema));
   }
@@ -853,8 +892,11 @@ export class CompiledOperation {
     let plan = this.plans.get(key);
     if (plan === undefined) {
       if (this.plans.size >= MAX_VARIANTS) return undefined;
-      plan = compileSqlPlan(this.schema, this.document, this.operation, this.metadata, variables) ?? null;
+      plan =
+        compileSqlPlan(this.schema, this.document, this.operation, this.metadata, variables, this.onHeld) ??
+        null;
       this.plans.set(key, plan);
+      this.onHeld((plan?.bytes ?? NO_PLAN_BYTES) + key.length);
     }
     return plan ?? undefined;
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -11,6 +12,7 @@ import type { RequestScope } from '../../common/request-scope';
 import type { SubscriptionLimits } from '../../config';
 import type { LiveConnection, NotificationFeed } from './notification-feed';
 import { queryLimitErrorOf } from '../../common/errors/query-limit-error';
+import { type DocumentCache, documentBytes } from '../../graphql/document-cache';
 import type { GraphQLLimits } from '../../graphql/limits';
 import { OperationChecks } from '../../graphql/preparation';
 import { serveGraphQLWs, type SocketExtra } from '../../graphql/websocket-transport';
@@ -32,6 +34,19 @@ export const CLOSE_CODES = {
 /** Dead peers: a ping every this many ms, and a connection without its pong is dropped. */
 const KEEP_ALIVE_MS = 12_000;
 
+/**
+ * What a connection takes in the heap before its subscriptions, by measurement (the
+ * socket, graphql-ws's state, the upgrade request, the timers): about 7 to 10 KB.
+ */
+export const CONNECTION_BYTES = 16 * 1024;
+
+/**
+ * What a running subscription takes beside its document (see documentBytes): its
+ * context with the entity manager it forked, graphql-ws's and graphql-js's iterators,
+ * its queue: measured about 10 KB.
+ */
+export const SUBSCRIPTION_BYTES = 16 * 1024;
+
 /** An acknowledged connection: its caller, and its subscriptions accepted and not yet completed. */
 interface Connection {
   user: string;
@@ -40,23 +55,43 @@ interface Connection {
   scope: RequestScope;
   tokenCheck?: NodeJS.Timeout;
   idle?: NodeJS.Timeout;
-  running: number;
+  /** The heap each running subscription was counted for, by its id. */
+  running: Map<string, number>;
 }
 
 /**
  * What the limits count: each user's connections, and the subscriptions accepted and not
- * yet completed, per connection, per user and on the whole instance. A subscription
+ * yet completed, per connection, per user and on the whole instance, and the heap that
+ * the open sockets and running subscriptions take by their estimates. A subscription
  * counts until graphql-ws completes it, also when its socket closed first.
  */
 class Usage {
   /** Users with a connection or a subscription on this instance. */
   private readonly users = new Map<string, { connections: number; subscriptions: number }>();
   private subscriptions = 0;
+  private heldBytes = 0;
 
   constructor(private readonly limits: SubscriptionLimits) {}
 
   get running(): number {
     return this.subscriptions;
+  }
+
+  get bytes(): number {
+    return this.heldBytes;
+  }
+
+  /** Whether `bytes` more fit in SUBSCRIPTION_MAX_MEMORY_MB. */
+  fits(bytes: number): boolean {
+    return this.heldBytes + bytes <= this.limits.maxMemoryBytes;
+  }
+
+  hold(bytes: number): void {
+    this.heldBytes += bytes;
+  }
+
+  release(bytes: number): void {
+    this.heldBytes -= bytes;
   }
 
   /** Counts a connection of `user`; false when they already have as many as allowed. */
@@ -75,21 +110,26 @@ class Usage {
   /** Why one more subscription on `connection` is refused, if it is. */
   refusal(connection: Connection): AppError | undefined {
     const { maxSubscriptionsPerSocket, maxSubscriptionsPerUser } = this.limits;
-    if (connection.running >= maxSubscriptionsPerSocket)
+    if (connection.running.size >= maxSubscriptionsPerSocket)
       return new AppError('subscription:too_many', { max: maxSubscriptionsPerSocket });
     if (this.of(connection.user).subscriptions >= maxSubscriptionsPerUser)
       return new AppError('subscription:too_many', { max: maxSubscriptionsPerUser });
     return undefined;
   }
 
-  subscribed(connection: Connection): void {
-    connection.running += 1;
+  /** Counts the subscription `id` on `connection`, and the heap it takes. */
+  subscribed(connection: Connection, id: string, bytes: number): void {
+    connection.running.set(id, bytes);
+    this.hold(bytes);
     this.of(connection.user).subscriptions += 1;
     this.subscriptions += 1;
   }
 
-  completed(connection: Connection): void {
-    connection.running -= 1;
+  completed(connection: Connection, id: string): void {
+    const bytes = connection.running.get(id);
+    if (bytes === undefined) return;
+    connection.running.delete(id);
+    this.release(bytes);
     this.of(connection.user).subscriptions -= 1;
     this.subscriptions -= 1;
     this.forgetIdle(connection.user);
@@ -118,6 +158,8 @@ export interface SubscriptionServer {
    * connection end as their iterators are returned): what the limits count.
    */
   readonly running: number;
+  /** The heap the open connections and running subscriptions take, by their estimates. */
+  readonly bytes: number;
   /** Closes every connection (1001) and stops taking upgrades. */
   close(): Promise<void>;
 }
@@ -134,6 +176,8 @@ export interface SubscriptionServerDependencies {
   feed: NotificationFeed;
   limits: SubscriptionLimits;
   graphqlLimits: GraphQLLimits;
+  /** Where subscription documents are kept once checked, so that subscriptions sending the same text share one. */
+  documents: DocumentCache;
 }
 
 /**
@@ -162,10 +206,14 @@ export function attachSubscriptions(
     socket.on('error', () => socket.destroy());
     if ((request.url ?? '').split('?')[0] !== '/graphql') {
       refuseUpgrade(socket, 404, 'Not Found');
-    } else if (wss.clients.size >= limits.maxConnections) {
+    } else if (wss.clients.size >= limits.maxConnections || !usage.fits(CONNECTION_BYTES)) {
       refuseUpgrade(socket, 503, 'Service Unavailable');
     } else {
-      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        usage.hold(CONNECTION_BYTES);
+        ws.once('close', () => usage.release(CONNECTION_BYTES));
+        wss.emit('connection', ws, request);
+      });
     }
   };
   server.on('upgrade', onUpgrade);
@@ -196,6 +244,16 @@ export function attachSubscriptions(
     clearTimeout(connection.idle);
     connection.idle = setTimeout(() => socket.close(CLOSE_CODES.idle, 'idle'), limits.idleSeconds * 1000);
     connection.idle.unref();
+  };
+
+  /** A subscription's document parsed and validated, shared with earlier subscriptions of the same text. */
+  const checkedDocument = (query: string): ReturnType<OperationChecks['document']> => {
+    const key = `subscription:${createHash('sha256').update(query).digest('hex')}`;
+    const cached = deps.documents.peek(key);
+    if (cached) return { document: cached };
+    const checked = checks.document(schema, query);
+    if (checked.document) deps.documents.keep(key, checked.document);
+    return checked;
   };
 
   /** The state onConnect gave the connection: graphql-ws runs no operation before acknowledging it. */
@@ -231,7 +289,7 @@ export function attachSubscriptions(
             language: languageOf(request.headers['accept-language']),
             log,
           },
-          running: 0,
+          running: new Map(),
         };
         connections.set(socket, connection);
         connection.tokenCheck = setInterval(() => {
@@ -246,13 +304,19 @@ export function attachSubscriptions(
         idleAfter(socket, connection);
         return true;
       },
-      onSubscribe: (ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] => {
+      onSubscribe: (ctx, id, payload): ExecutionArgs | readonly GraphQLError[] => {
         const connection = connectionOf(ctx.extra);
         const refusal = usage.refusal(connection);
         if (refusal) return [new GraphQLError(refusal.message, { originalError: refusal })];
         // The checks of every door (src/graphql/preparation.ts), as /graphql makes them.
-        const { document, errors } = checks.document(schema, payload.query);
+        const { document, errors } = checkedDocument(payload.query);
         if (!document) return (errors ?? []).map(asGraphQLError);
+        // Counted whole even when shared: a running subscription keeps its document after the cache lets it go.
+        const bytes = SUBSCRIPTION_BYTES + documentBytes(document);
+        if (!usage.fits(bytes)) {
+          const full = new AppError('system:unavailable');
+          return [new GraphQLError(full.message, { originalError: full })];
+        }
         const operation = getOperationAST(document, payload.operationName);
         if (operation?.operation !== 'subscription') {
           return [
@@ -269,7 +333,7 @@ export function attachSubscriptions(
         } catch (error) {
           return [asGraphQLError(error)];
         }
-        usage.subscribed(connection);
+        usage.subscribed(connection, id, bytes);
         clearTimeout(connection.idle);
         const { socket } = ctx.extra;
         const contextValue = contextFor(connection.scope, connection.token, {
@@ -284,12 +348,12 @@ export function attachSubscriptions(
           contextValue,
         };
       },
-      onComplete: (ctx) => {
+      onComplete: (ctx, id) => {
         const connection = connectionOf(ctx.extra);
-        usage.completed(connection);
+        usage.completed(connection, id);
         // Subscriptions also complete when the socket closes: no idle timer for a dead one.
         const { socket } = ctx.extra;
-        if (connection.running === 0 && socket.readyState === socket.OPEN) idleAfter(socket, connection);
+        if (connection.running.size === 0 && socket.readyState === socket.OPEN) idleAfter(socket, connection);
       },
       // Refusals, and failures of running subscriptions: in the connection's language, an
       // unexpected failure logged with the connection's id.
@@ -320,6 +384,9 @@ export function attachSubscriptions(
   return {
     get running() {
       return usage.running;
+    },
+    get bytes() {
+      return usage.bytes;
     },
     close: async () => {
       server.off('upgrade', onUpgrade);
