@@ -109,8 +109,10 @@ async function main(): Promise<void> {
     const compiledBefore = heapAfterCollecting();
     for (const document of documents) {
       const operation = getOperationAST(document)!;
-      const compiled = new CompiledOperation(schema, document, operation, orm.getMetadata(), (bytes) => {
-        if (document === documents[0]) reported += bytes;
+      const compiled = new CompiledOperation(schema, document, operation, orm.getMetadata(), {
+        onHeld: (bytes) => {
+          if (document === documents[0]) reported += bytes;
+        },
       });
       await compiled.planFor({})?.run(context(), {});
       operations.push(compiled);

@@ -27,7 +27,7 @@ import { createOrm } from '../src/orm';
  */
 const DOCUMENTS = Number(process.env.MEMORY_DOCUMENTS ?? '50000');
 const CLIENTS = Number(process.env.MEMORY_CLIENTS ?? '16');
-const RSS_LIMIT_MB = Number(process.env.MEMORY_RSS_LIMIT_MB ?? '260');
+const RSS_LIMIT_MB = Number(process.env.MEMORY_RSS_LIMIT_MB ?? '300');
 const SUBSCRIPTIONS_ON_ONE_SOCKET = 20_000;
 /** Sockets (five per user, the default limit) whose subscriptions send large documents. */
 const HEAVY_SOCKETS = 25;

@@ -95,9 +95,9 @@ export interface SubscriptionLimits {
   /** Largest message a client may send; a larger one closes the connection (1009). */
   readonly maxMessageBytes: number;
   /**
-   * Heap that open connections and running subscriptions may take, by their estimates
-   * (`SUBSCRIPTION_MAX_MEMORY_MB`, in bytes): beyond it a connection is refused with HTTP
-   * 503 and a subscription with `system:unavailable`.
+   * Heap that running subscriptions may take, by their estimates with their documents
+   * (`SUBSCRIPTION_MAX_MEMORY_MB`, in bytes): beyond it a subscription is refused with
+   * `system:unavailable`.
    */
   readonly maxMemoryBytes: number;
   /** A connection with no running subscription for this long is closed (4408). */
@@ -363,7 +363,7 @@ function subscriptionLimits(env: Env): SubscriptionLimits {
     );
   }
   return Object.freeze({
-    maxConnections: integer(env, 'SUBSCRIPTION_MAX_CONNECTIONS', 1000, 1, 1000000),
+    maxConnections: integer(env, 'SUBSCRIPTION_MAX_CONNECTIONS', 500, 1, 1000000),
     maxPerUser: integer(env, 'SUBSCRIPTION_MAX_PER_USER', 5, 1, 1000),
     maxSubscriptionsPerSocket,
     maxSubscriptionsPerUser,

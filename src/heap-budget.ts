@@ -1,7 +1,10 @@
 import { getHeapStatistics } from 'node:v8';
+import { TITLE_SEARCH_BYTES } from './catalog/title-search';
 import { type Config, ConfigError } from './config';
 import { STATEMENT_TEXT_CACHE_BYTES } from './db/sql';
+import { REST_STATEMENT_TEXT_BYTES } from './graphql/runner';
 import { MAX_QUEUED_EVENTS, QUEUED_EVENT_BYTES } from './notifications/live/notification-feed';
+import { CONNECTION_BYTES } from './notifications/live/subscription-server';
 
 const MB = 1024 * 1024;
 
@@ -37,8 +40,14 @@ export interface HeapBudget {
   persistedQueries: number;
   /** The SQL texts kept for prepared statements and their placeholders. */
   statementTexts: number;
-  /** Open WebSocket connections and running subscriptions (SUBSCRIPTION_MAX_MEMORY_MB). */
-  live: number;
+  /** The statement texts the REST door's compiled plans keep. */
+  restStatementTexts: number;
+  /** The catalog's text queries' matches (src/catalog/title-search.ts). */
+  titleSearch: number;
+  /** Open WebSocket connections (SUBSCRIPTION_MAX_CONNECTIONS). */
+  connections: number;
+  /** Running subscriptions with their documents (SUBSCRIPTION_MAX_MEMORY_MB). */
+  subscriptions: number;
   /** Notification events waiting for slow subscribers. */
   queuedEvents: number;
 }
@@ -50,7 +59,10 @@ export function heapBudget(config: Config): HeapBudget {
     documents: config.graphqlDocumentCacheBytes,
     persistedQueries: config.graphqlPersistedQueryCacheBytes,
     statementTexts: STATEMENT_TEXT_CACHE_BYTES,
-    live: config.subscriptions.maxMemoryBytes,
+    restStatementTexts: REST_STATEMENT_TEXT_BYTES,
+    titleSearch: TITLE_SEARCH_BYTES,
+    connections: config.subscriptions.maxConnections * CONNECTION_BYTES,
+    subscriptions: config.subscriptions.maxMemoryBytes,
     queuedEvents: MAX_QUEUED_EVENTS * QUEUED_EVENT_BYTES,
   };
 }
@@ -94,8 +106,8 @@ export function checkHeapBudget(config: Config, limit: number = oldSpaceLimit())
     throw new ConfigError(
       `The configured limits let the heap hold ${megabytes(total)} (${shares}), more than ` +
         `${FILLABLE_SHARE * 100}% of the ${megabytes(limit)} old generation: lower GRAPHQL_DOCUMENT_CACHE_MB, ` +
-        'GRAPHQL_PERSISTED_QUERY_CACHE_MB, SUBSCRIPTION_MAX_MEMORY_MB or MAX_ACTIVE_REQUESTS, or start node ' +
-        'with a larger --max-old-space-size',
+        'GRAPHQL_PERSISTED_QUERY_CACHE_MB, SUBSCRIPTION_MAX_CONNECTIONS, SUBSCRIPTION_MAX_MEMORY_MB or ' +
+        'MAX_ACTIVE_REQUESTS, or start node with a larger --max-old-space-size',
     );
   }
   return budget;

@@ -93,9 +93,11 @@ async function printAddresses(
 async function main(): Promise<void> {
   const config = loadConfig();
   // Every limit reached at once must fit in the heap node was given (src/heap-budget.ts).
-  checkHeapBudget(config);
+  const budget = checkHeapBudget(config);
   applyHeapGrowth(config.heapGrowthPercent);
   const log = createLogger(config);
+  if (budget.requests === undefined)
+    log.warn('MAX_ACTIVE_REQUESTS=0: requests running at once are not limited, nor is the heap they take');
   if (isClusterSupervisor(config)) {
     printDatabase(await superviseWorkers(config, log));
     console.log(`Workers:    ${config.webConcurrency} processes on one port (WEB_CONCURRENCY)`);

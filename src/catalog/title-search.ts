@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import type { TitleContentType } from '../common/enums';
 import { likeLiteral } from '../common/like';
 import type { RequestContext } from '../context';
-import { joinSql, queryRows, sql, type SqlFragment } from '../db/sql';
+import { joinSql, queryRows, sql, type SqlFragment, stringBytes } from '../db/sql';
 import { searchedTitles } from './title-filters';
 
 /**
@@ -25,10 +25,16 @@ interface Matches {
   ids: string;
 }
 
-/** Kept matches are bounded by their size: a query matching 6,000 titles keeps about 40 kB. */
-const KEPT_BYTES = 8 * 1024 * 1024;
+/**
+ * Kept matches are bounded by the heap they take (src/heap-budget.ts counts it): a query
+ * matching 6,000 titles keeps about 40 kB; one matching none, its key and a few hundred
+ * bytes of bookkeeping.
+ */
+export const TITLE_SEARCH_BYTES = 4 * 1024 * 1024;
+/** What lru-cache and the Matches object take for an entry beside its strings. */
+const ENTRY_BYTES = 200;
 /** A match list larger than this is used for its request only. */
-const LARGEST_KEPT = 2 * 1024 * 1024;
+const LARGEST_KEPT = 1024 * 1024;
 
 /** What a kept query's matches are computed from, when they must be. */
 interface MatchesRequest {
@@ -44,9 +50,10 @@ function keptMatches(ctx: RequestContext): LRUCache<string, Matches, MatchesRequ
   let kept = keptPerDatabase.get(database);
   if (!kept) {
     kept = new LRUCache<string, Matches, MatchesRequest>({
-      maxSize: KEPT_BYTES,
+      maxSize: TITLE_SEARCH_BYTES,
       maxEntrySize: LARGEST_KEPT,
-      sizeCalculation: (matches, key) => matches.ids.length + key.length,
+      sizeCalculation: (matches, key) =>
+        ENTRY_BYTES + stringBytes(key) + stringBytes(matches.ids) + stringBytes(matches.version ?? ''),
       // Concurrent requests for the same query wait for one computation.
       fetchMethod: async (_key, _stale, { context: { ctx, kind, query } }) => {
         const [computed] = await queryRows<Matches>(

@@ -41,27 +41,54 @@ export class StatementTexts {
   /** The bytes the kept texts and their keys take. */
   private held = 0;
 
-  constructor(
-    /** Told of the bytes each kept text takes, and of those freed when they are dropped. */
-    private readonly onHeld: (bytes: number) => void = () => {},
-  ) {}
+  constructor(private readonly account: TextAccount = {}) {}
 
   /** {@link concatSql}, its text taken from the last one built under `key`. */
   concat(key: string, ...fragments: readonly (SqlFragment | string)[]): SqlFragment {
-    let text = this.texts.get(key);
-    if (text === undefined) {
-      text = concatSql(...fragments).sql;
-      if (this.texts.size >= STATEMENT_TEXTS) {
-        this.texts.clear();
-        this.onHeld(-this.held);
-        this.held = 0;
-      }
-      this.texts.set(key, text);
-      const bytes = stringBytes(key) + stringBytes(text);
-      this.held += bytes;
-      this.onHeld(bytes);
-    }
-    return { sql: text, params: fragments.flatMap((f) => (typeof f === 'string' ? [] : f.params)) };
+    const params = fragments.flatMap((f) => (typeof f === 'string' ? [] : f.params));
+    const kept = this.texts.get(key);
+    if (kept !== undefined) return { sql: kept, params };
+    const text = concatSql(...fragments).sql;
+    if (this.texts.size >= STATEMENT_TEXTS) this.forget();
+    const bytes = stringBytes(key) + stringBytes(text);
+    if (this.account.budget?.take(bytes) === false) return { sql: text, params };
+    this.texts.set(key, text);
+    this.held += bytes;
+    this.account.onHeld?.(bytes);
+    return { sql: text, params };
+  }
+
+  private forget(): void {
+    this.texts.clear();
+    this.account.budget?.give(this.held);
+    this.account.onHeld?.(-this.held);
+    this.held = 0;
+  }
+}
+
+/** Where a {@link StatementTexts} accounts for the texts it keeps. */
+export interface TextAccount {
+  /** Told of the bytes each kept text takes, and of those freed when they are dropped. */
+  onHeld?: (bytes: number) => void;
+  /** Shared by many: a text it cannot take is built for its request only. */
+  budget?: TextBudget;
+}
+
+/** A bound on the bytes of the statement texts that many {@link StatementTexts} keep together. */
+export class TextBudget {
+  private held = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Counts `bytes` more, if they fit. */
+  take(bytes: number): boolean {
+    if (this.held + bytes > this.maxBytes) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.held -= bytes;
   }
 }
 
@@ -118,10 +145,11 @@ interface Placeholders {
 
 /**
  * Kept for the texts seen most: hot statements repeat. Bounded by the heap the texts
- * take (a compiled document's statement can be tens of kilobytes); the segments are
- * slices of the text, which V8 keeps as references into it.
+ * take (a compiled document's statement can be tens of kilobytes): the text, twice at
+ * most for its segments (V8 keeps a slice of 13 characters or more as a reference into
+ * the text, and copies shorter ones), and each segment's own object.
  */
-const PLACEHOLDER_CACHE_BYTES = 2 * 1024 * 1024;
+const PLACEHOLDER_CACHE_BYTES = 1024 * 1024;
 const placeholderCache = new LRUCache<string, Placeholders>({
   maxSize: PLACEHOLDER_CACHE_BYTES,
   sizeCalculation: (placeholders, text) => 2 * stringBytes(text) + 32 * placeholders.segments.length,
@@ -157,7 +185,7 @@ function placeholdersOf(text: string): Placeholders {
  * so that the connections share it.
  */
 const MAX_PREPARED_TEXTS = 64;
-const PREPARED_TEXT_BYTES = 2 * 1024 * 1024;
+const PREPARED_TEXT_BYTES = 1024 * 1024;
 const prepared = new Map<string, { name: string; text: string }>();
 let preparedBytes = 0;
 

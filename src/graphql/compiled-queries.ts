@@ -75,7 +75,7 @@ export class CompiledQueries {
     const compiled = this.documents.compiled(
       document,
       operation,
-      (onHeld) => new CompiledOperation(schema, document, operation, this.metadata, onHeld),
+      (onHeld) => new CompiledOperation(schema, document, operation, this.metadata, { onHeld }),
     );
     const variables = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables);
     if (variables.errors) return null;

@@ -96,25 +96,25 @@ const NONE: ReadonlySet<string> = new Set();
 const requiredWhereUsed = new WeakMap<OperationDefinitionNode, ReadonlySet<string>>();
 
 /**
- * The variables declared nullable with a default that the operation uses where a value is
- * required (`$on: Boolean = true` in `@include(if: $on)`, a `String!` argument): GraphQL
- * admits them there for the default's sake, so an explicit null passes coercion and fails
- * only once the field runs. Found once per operation (fragments followed), with
- * graphql-js's own account of where each variable is used.
+ * The variables declared nullable that the operation uses where a value is required:
+ * GraphQL admits them there for a default's sake, the variable's (`$on: Boolean = true`
+ * in `@include(if: $on)`) or the position's (`$page: Int` for `page: Int! = 1`), so an
+ * explicit null passes coercion and fails only once the field runs. Found once per
+ * operation (fragments followed), with graphql-js's own account of where each variable
+ * is used.
  */
 function variablesRequiredWhereUsed(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
 ): ReadonlySet<string> {
-  const defaulted = (operation.variableDefinitions ?? []).filter(
-    ({ type, defaultValue }) =>
-      type.kind !== Kind.NON_NULL_TYPE && defaultValue !== undefined && defaultValue.kind !== Kind.NULL,
+  const nullable = (operation.variableDefinitions ?? []).filter(
+    ({ type }) => type.kind !== Kind.NON_NULL_TYPE,
   );
-  if (defaulted.length === 0) return NONE;
+  if (nullable.length === 0) return NONE;
   let names = requiredWhereUsed.get(operation);
   if (!names) {
-    const candidates = new Set(defaulted.map(({ variable }) => variable.name.value));
+    const candidates = new Set(nullable.map(({ variable }) => variable.name.value));
     const usages = new ValidationContext(schema, document, new TypeInfo(schema), () => {})
       .getRecursiveVariableUsages(operation)
       .filter(({ node, type }) => isNonNullType(type) && candidates.has(node.name.value));

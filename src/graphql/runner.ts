@@ -12,6 +12,7 @@ import {
 import { AppError } from '../common/errors/app-error';
 import { appErrorOf, type ErrorScope } from '../common/errors/render';
 import { SIZE_MAX } from '../common/pagination/pagination';
+import { TextBudget } from '../db/sql';
 import type { RequestContext } from '../context';
 import { executeMutation } from './database-plugin';
 import { queryLimitErrorOf } from '../common/errors/query-limit-error';
@@ -20,6 +21,9 @@ import { OperationChecks } from './preparation';
 import { checkedVariables, checkVariables } from './request-checks';
 import { CompiledOperation } from './sql-plan/compile';
 import { sqlFormsOf } from './sql-plan/fields';
+
+/** The most the REST door's compiled plans keep in statement texts (src/heap-budget.ts counts it). */
+export const REST_STATEMENT_TEXT_BYTES = 2 * 1024 * 1024;
 
 /**
  * A persisted operation, prepared once when the app starts: parsed, validated with the
@@ -56,6 +60,13 @@ export class OperationRunner {
   /** The checks every door makes (src/graphql/preparation.ts). */
   private readonly checks: OperationChecks;
 
+  /**
+   * What the statement texts of every route's plans may take together: a page's text
+   * varies with its size, filters and sort, so each route could otherwise keep hundreds.
+   * The first ones built, the hot ones, are kept.
+   */
+  private readonly texts = new TextBudget(REST_STATEMENT_TEXT_BYTES);
+
   /** Prepares a document of exactly one operation with one root field; throws when it is not valid GraphQL. */
   prepare(source: string, rootField: string): PreparedOperation {
     const checked = this.checks.document(this.schema, source);
@@ -72,7 +83,7 @@ export class OperationRunner {
     const worstCost = operationCost(this.schema, document, operation, { size: SIZE_MAX });
     const compiled =
       !refusal && operation.operation === 'query' && sqlFormsOf(this.schema).rootOf(rootField)
-        ? new CompiledOperation(this.schema, document, operation, this.metadata)
+        ? new CompiledOperation(this.schema, document, operation, this.metadata, { budget: this.texts })
         : undefined;
     return { document, operation, rootField, worstCost, refusal, compiled };
   }

@@ -19,21 +19,24 @@ function npmStartOldSpace(): number {
 describe('the heap budget', () => {
   it("fits everything the default limits allow at once in npm start's heap, with room left to collect", () => {
     const limit = npmStartOldSpace();
-    const budget = checkHeapBudget(loadConfig({}), limit);
-    expect(budgetTotal(budget)).toBeLessThanOrEqual(0.8 * limit);
-    // Each share is the configured limit it stands for.
+    expect(() => checkHeapBudget(loadConfig({}), limit)).not.toThrow();
+    // Each share is the configured limit it stands for, and the README's total is theirs.
+    const budget = heapBudget(loadConfig({}));
     expect(budget).toMatchObject({
       requests: 8 * 4 * MB,
       documents: 16 * MB,
       persistedQueries: 2 * MB,
-      live: 16 * MB,
+      connections: 500 * 16 * 1024,
+      subscriptions: 16 * MB,
     });
+    expect(Math.round(budgetTotal(budget) / MB)).toBe(137);
   });
 
   it('refuses to start when the limits could hold more, naming the shares and what to change', () => {
     const limit = npmStartOldSpace();
     const start = (env: Record<string, string>) => () => checkHeapBudget(loadConfig(env), limit);
     expect(start({ SUBSCRIPTION_MAX_MEMORY_MB: '64' })).toThrow(ConfigError);
+    expect(start({ SUBSCRIPTION_MAX_CONNECTIONS: '5000' })).toThrow(/connections 78 MB/);
     expect(start({ GRAPHQL_DOCUMENT_CACHE_MB: '64' })).toThrow(/documents 64 MB.*--max-old-space-size/);
     expect(start({ MAX_ACTIVE_REQUESTS: '32' })).toThrow(/requests 128 MB/);
     // The same limits start with a larger heap.

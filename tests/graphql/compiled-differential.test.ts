@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { getVariableValues, Kind, parse } from 'graphql';
 import request from 'supertest';
 import { loadConfig } from '../../src/config';
+import { CompiledQueries } from '../../src/graphql/compiled-queries';
 import { graphqlLimitsOf } from '../../src/graphql/limits';
 import { OperationChecks } from '../../src/graphql/preparation';
 import { buildAppSchema } from '../../src/schema';
@@ -34,6 +35,20 @@ import {
 const t = useTestApp();
 
 afterEach(() => jest.useRealTimers());
+
+/** How many /graphql queries the service answered from compiled SQL (src/graphql/compiled-queries.ts). */
+let compiledAnswers = 0;
+beforeAll(() => {
+  const respond = CompiledQueries.prototype.respond;
+  jest.spyOn(CompiledQueries.prototype, 'respond').mockImplementation(async function (
+    this: CompiledQueries,
+    ...args: Parameters<typeof respond>
+  ) {
+    const response = await respond.apply(this, args);
+    if (response) compiledAnswers += 1;
+    return response;
+  });
+});
 
 /** The generator's seeds, and the documents drawn from each: about 30 s alone. */
 const SEEDS = [1, 2, 3];
@@ -204,9 +219,18 @@ class Findings {
     });
   }
 
-  /** Sends the document and its twin the same way and compares the answers; returns the twin's. */
-  async compare(sent: Case, carried: Carried, send: (text: string) => Promise<Answer>): Promise<Answer> {
+  /**
+   * Sends the document and its twin the same way and compares the answers; returns the
+   * twin's, and how many of the two the service answered from compiled SQL.
+   */
+  async compare(
+    sent: Case,
+    carried: Carried,
+    send: (text: string) => Promise<Answer>,
+  ): Promise<{ twin: Answer; compiled: number }> {
+    const compiledBefore = compiledAnswers;
     const [written, twin] = await Promise.all([send(sent.document), send(sent.twin)]);
+    const compiled = compiledAnswers - compiledBefore;
     this.counts.requests += 2;
     // As JSON text (key order counts), the twin's root `__typename` left out.
     const differsAt = divergence(written, withoutRootTypename(twin));
@@ -218,7 +242,7 @@ class Findings {
       this.counts.compared += 1;
       if (written.status === 200 && !written.body.errors) this.counts.ran += 1;
     }
-    return twin;
+    return { twin, compiled };
   }
 
   summary(seeds: number): string {
@@ -293,7 +317,7 @@ describe('compiled and executed answers of the same random documents', () => {
           for (const variables of valuesOfMaybe) {
             for (const caller of callers) {
               const sent: Case = { seed, document, twin: twinDocument, variables, caller };
-              const twin = await findings.compare(sent, 'text', (text) => asText(text, sent));
+              const { twin, compiled } = await findings.compare(sent, 'text', (text) => asText(text, sent));
               // The rest once per document and values.
               if (caller !== callers[0] || variables.maybe === null) continue;
               counts.pairs += 1;
@@ -304,6 +328,9 @@ describe('compiled and executed answers of the same random documents', () => {
                 else findings.report(sent, 'not compiled', 'text');
                 if (coerced && selections.compiles(twinDocument, coerced))
                   findings.report(sent, 'the twin compiled', 'text');
+                // The service answered the written one, and only it, from its compiled SQL.
+                if (compiled !== 1)
+                  findings.report(sent, `${compiled} of the two answered from compiled SQL`, 'text');
               }
               if (!sendPersisted || variables !== valuesOfMaybe[0]) continue;
               // By hash alone (not found the first time), with the query, then by hash alone again.

@@ -968,8 +968,9 @@ describe('documents a frontend writes itself, sent to /graphql', () => {
   it('refuses a null for a variable used where a value is required: root and nested fields, compiled or not, HTTP 400 system:validation_error', async () => {
     await seedReadables(t.orm);
     const selections = new CompilableSelections(runner.schema, t.orm.getMetadata());
-    // Each variable is declared nullable with a default, so GraphQL admits it where a value
-    // is required; none is a page, a size or an input object, so REST would carry it in the path.
+    // Each variable is declared nullable, and GraphQL admits it where a value is required for
+    // a default's sake, its own or the position's (an argument, an input field); none is
+    // named page or size, nor is an input object, so REST would carry it in the path.
     const cases: { compiled: string; variable: string; value: unknown }[] = [
       {
         compiled: 'query ($on: Boolean = true) { manga(slug: "edge-manga") @include(if: $on) { slug } }',
@@ -991,6 +992,16 @@ describe('documents a frontend writes itself, sent to /graphql', () => {
         compiled: 'query ($n: Int = 3) { novelSearch(size: $n) { list { slug } } }',
         variable: 'n',
         value: 2,
+      },
+      {
+        compiled: 'query ($p: Int) { novelSearch(page: $p) { list { slug } } }',
+        variable: 'p',
+        value: 1,
+      },
+      {
+        compiled: 'query ($w: Boolean) { animeSchedule(input: { only_watch: $w }) { pagination { total } } }',
+        variable: 'w',
+        value: false,
       },
     ];
     for (const { compiled, variable, value } of cases) {

@@ -44,7 +44,7 @@ import { validateArguments } from '../../common/validation/arguments';
 import { inputSpecOf } from '../../common/validation/input-specs';
 import type { RequestContext } from '../../context';
 import type { ErrorCode } from '../../common/errors/catalog';
-import { concatSql, queryRows, sql, type SqlFragment, StatementTexts } from '../../db/sql';
+import { concatSql, queryRows, sql, type SqlFragment, StatementTexts, type TextAccount } from '../../db/sql';
 import { fieldIndex } from './field-rules';
 import {
   type ItemChoice,
@@ -198,8 +198,8 @@ class Compiler {
     private readonly metadata: MetadataStorage,
     /** The request's variables: what `@skip` and `@include` read, and arguments that choose a listed entity. */
     readonly variables: Record<string, unknown>,
-    /** Told of the bytes each statement text the plan keeps (or forgets) takes. */
-    readonly onHeld: HeapReport,
+    /** Where the statement texts the plan keeps are accounted for. */
+    readonly texts: TextAccount,
   ) {
     this.forms = sqlFormsOf(schema);
     for (const definition of document.definitions) {
@@ -612,7 +612,7 @@ function compileOne(
   const requested = requestColumns(compiler.used);
   const cteColumns = [...requested.columns, ...columns.map((c) => `?::${c.sqlType} as "${c.name}"`)];
   const request = cteColumns.length > 0 ? `${REQUEST} as (select ${cteColumns.join(', ')})` : undefined;
-  const texts = new StatementTexts(compiler.onHeld);
+  const texts = new StatementTexts(compiler.texts);
   return {
     sqlLength: select.length + (request?.length ?? 0),
     bind: async (ctx, values) => {
@@ -639,6 +639,37 @@ function compileOne(
   };
 }
 
+/**
+ * A page's selection as JSON over its `page` row (the pagination's columns), with each
+ * response key of `list` (`a: list { slug } b: list { title_en }`) an item JSON of its
+ * own over `item`, a row of the listed entity (shown as `itemClass`).
+ */
+function pageJson(
+  compiler: Compiler,
+  type: GraphQLObjectType,
+  selectionSet: SelectionSetNode,
+  itemClass: AnyClass,
+  item: string,
+): { built: string; lists: string[] } {
+  const lists: string[] = [];
+  const built = compiler.build(compiler.collect(type, selectionSet), (key, nodes) => {
+    const name = nodes[0].name.value;
+    const definition = type.getFields()[name];
+    const named = definition && getNamedType(definition.type);
+    if (name === '__typename') return `'${type.name}'`;
+    if (name === 'pagination' && isObjectType(named) && compiler.classOf(named) === Pagination)
+      return compiler.object(named, Compiler.selections(nodes), 'page');
+    // A union's items are all of the member the listed entity is.
+    const itemType = name === 'list' ? compiler.memberFor(named, itemClass) : undefined;
+    if (itemType) {
+      lists.push(compiler.object(itemType, Compiler.selections(nodes), item));
+      return `page.list_${lists.length - 1}`;
+    }
+    throw new NotCompilable(`page field ${key}`);
+  });
+  return { built, lists };
+}
+
 /** A page of the rows the root's list query selects, in its order, with the exact total, as `{pagination, list}`. */
 function compilePage(
   compiler: Compiler,
@@ -651,26 +682,9 @@ function compilePage(
   const listed = chosenEntity(root.item, args);
   const table = compiler.tableOf(listed);
   const item = compiler.alias();
-  const fields = compiler.collect(type, selectionSet);
-  // Each response key of `list` (`a: list { slug } b: list { title_en }`) is an item JSON of its own.
-  const lists: string[] = [];
-  const built = compiler.build(fields, (key, nodes) => {
-    const name = nodes[0].name.value;
-    const definition = type.getFields()[name];
-    const named = definition && getNamedType(definition.type);
-    if (name === '__typename') return `'${type.name}'`;
-    if (name === 'pagination' && isObjectType(named) && compiler.classOf(named) === Pagination)
-      return compiler.object(named, Compiler.selections(nodes), 'page');
-    // A union's items are all of the member the listed entity is.
-    const itemType = name === 'list' ? compiler.memberFor(named, root.view ?? listed) : undefined;
-    if (itemType) {
-      lists.push(compiler.object(itemType, Compiler.selections(nodes), item));
-      return `page.list_${lists.length - 1}`;
-    }
-    throw new NotCompilable(`page field ${key}`);
-  });
+  const { built, lists } = pageJson(compiler, type, selectionSet, root.view ?? listed, item);
   const requested = requestColumns(compiler.used);
-  const texts = new StatementTexts(compiler.onHeld);
+  const texts = new StatementTexts(compiler.texts);
   return {
     sqlLength: built.length + lists.reduce((sum, list) => sum + list.length, 0),
     bind: async (ctx, args) => {
@@ -755,23 +769,24 @@ function pageWindowSql(page: number, size: number): SqlFragment {
   return page === 1 ? sql(` limit ${size} offset 0`) : sql(` limit ${size} offset ?`, (page - 1) * size);
 }
 
+/** A root field compiled, with its response key, node and definition. */
+type CompiledRootField = {
+  key: string;
+  node: FieldNode;
+  definition: GraphQLField<unknown, unknown>;
+} & CompiledRoot;
+
 /**
- * The operation as one SQL statement per root field, or undefined when a part of it has
- * no SQL form (it then runs through its resolvers, which stay the definition of every
- * field). `variables` decide what `@skip` and `@include` keep.
+ * Each root field of `operation` compiled, or undefined when a part has no SQL form. Apart
+ * from the plan: no closure of the plan may hold the compiler, whose variables are those
+ * of the request that compiled it (a large argument, say), and whose look-ups are large.
  */
-export function compileSqlPlan(
-  schema: GraphQLSchema,
-  document: DocumentNode,
+function compileRoots(
+  compiler: Compiler,
   operation: OperationDefinitionNode,
-  metadata: MetadataStorage,
-  variables: Record<string, unknown> = {},
-  onHeld: HeapReport = () => {},
-): SqlPlan | undefined {
-  const compiler = new Compiler(schema, document, metadata, variables, onHeld);
-  let roots: ({ key: string; node: FieldNode; definition: GraphQLField<unknown, unknown> } & CompiledRoot)[];
+): CompiledRootField[] | undefined {
   try {
-    roots = rootsOf(compiler, operation).map(({ key, node, root, definition, type, selectionSet, args }) => {
+    return rootsOf(compiler, operation).map(({ key, node, root, definition, type, selectionSet, args }) => {
       // Each root's statement binds the caller only if its own mappings read it.
       compiler.startRoot(root.serving);
       return {
@@ -787,6 +802,23 @@ export function compileSqlPlan(
     if (error instanceof NotCompilable) return undefined;
     throw error;
   }
+}
+
+/**
+ * The operation as one SQL statement per root field, or undefined when a part of it has
+ * no SQL form (it then runs through its resolvers, which stay the definition of every
+ * field). `variables` decide what `@skip` and `@include` keep.
+ */
+export function compileSqlPlan(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  metadata: MetadataStorage,
+  variables: Record<string, unknown> = {},
+  texts: TextAccount = {},
+): SqlPlan | undefined {
+  const roots = compileRoots(new Compiler(schema, document, metadata, variables, texts), operation);
+  if (!roots) return undefined;
   /** Each root's statement, once every root's arguments passed their checks. */
   const statements = async (ctx: RequestContext, variables: Record<string, unknown>) => {
     const args = roots.map(({ definition, node }) => getArgumentValues(definition, node, variables));
@@ -877,8 +909,12 @@ export class CompiledOperation {
     private readonly document: DocumentNode,
     private readonly operation: OperationDefinitionNode,
     private readonly metadata: MetadataStorage,
-    /** Told of the heap its plans take as they are compiled and run (src/graphql/document-cache.ts counts it). */
-    private readonly onHeld: HeapReport = () => {},
+    /**
+     * Where the heap its plans take is accounted for: told of each plan and each statement
+     * text kept (src/graphql/document-cache.ts counts them with the document), or a budget
+     * of statement texts shared with other operations (the REST door's).
+     */
+    private readonly memory: TextAccount = {},
   ) {
     this.conditions = planVariables(document, sqlFormsOf(schema));
   }
@@ -893,10 +929,10 @@ export class CompiledOperation {
     if (plan === undefined) {
       if (this.plans.size >= MAX_VARIANTS) return undefined;
       plan =
-        compileSqlPlan(this.schema, this.document, this.operation, this.metadata, variables, this.onHeld) ??
+        compileSqlPlan(this.schema, this.document, this.operation, this.metadata, variables, this.memory) ??
         null;
       this.plans.set(key, plan);
-      this.onHeld((plan?.bytes ?? NO_PLAN_BYTES) + key.length);
+      this.memory.onHeld?.((plan?.bytes ?? NO_PLAN_BYTES) + key.length);
     }
     return plan ?? undefined;
   }

@@ -23,26 +23,44 @@ const MAX_PENDING = 100;
  * Events all of the instance's subscribers may have waiting at once: each keeps what
  * its delivery read (the notification, its initiator and the entity manager that read
  * them: 19 KB measured by `npm run measure:heap`), so a few stalled consumers could
- * otherwise hold MAX_PENDING of them each. The subscriber whose event would pass it is
- * dropped.
+ * otherwise hold MAX_PENDING of them each. When it is reached, the subscriber furthest
+ * behind is dropped, however few events the one being served has waiting.
  */
 export const MAX_QUEUED_EVENTS = 128;
 
 /** What one waiting event may hold in the heap (see MAX_QUEUED_EVENTS). */
 export const QUEUED_EVENT_BYTES = 24 * 1024;
 
-/** The events waiting in all of one feed's subscribers. */
+/** A subscriber, as the backlog sees it. */
+interface Behind {
+  /** How many of its events wait. */
+  readonly waits: number;
+  /** Ends it for falling behind, and has its connection closed. */
+  overflow(): void;
+}
+
+/** The events waiting in all of one feed's subscribers, and those subscribers. */
 class Backlog {
   queued = 0;
+  /** The subscribers with events waiting. */
+  readonly behind = new Set<Behind>();
+
+  /** The subscriber with the most events waiting. */
+  furthestBehind(): Behind | undefined {
+    let furthest: Behind | undefined;
+    for (const subscriber of this.behind)
+      if (!furthest || subscriber.waits > furthest.waits) furthest = subscriber;
+    return furthest;
+  }
 }
 
 /**
  * One live subscription's values, as the async iterator graphql-ws reads. Values wait
- * in a bounded queue; when it overflows (or the feed's whole backlog is full) the
- * subscription ends and `onOverflow` runs (the connection is closed) rather than
- * buffering without bound.
+ * in a bounded queue; when it overflows the subscription ends and `onOverflow` runs (the
+ * connection is closed) rather than buffering without bound, and so does the feed's
+ * subscriber furthest behind when the feed's whole backlog is full.
  */
-class Subscriber<T> implements AsyncIterableIterator<T> {
+class Subscriber<T> implements AsyncIterableIterator<T>, Behind {
   private readonly pending: T[] = [];
   private waiting: ((result: IteratorResult<T>) => void) | undefined;
   private done = false;
@@ -53,25 +71,35 @@ class Subscriber<T> implements AsyncIterableIterator<T> {
     private readonly onOverflow: () => void,
   ) {}
 
+  get waits(): number {
+    return this.pending.length;
+  }
+
   push(value: T): void {
     if (this.done) return;
     if (this.waiting) {
       const resolve = this.waiting;
       this.waiting = undefined;
       resolve({ value, done: false });
-    } else if (this.pending.length >= MAX_PENDING || this.backlog.queued >= MAX_QUEUED_EVENTS) {
-      void this.return();
-      this.onOverflow();
-    } else {
-      this.pending.push(value);
-      this.backlog.queued += 1;
+      return;
     }
+    if (this.pending.length < MAX_PENDING && this.backlog.queued >= MAX_QUEUED_EVENTS)
+      this.backlog.furthestBehind()?.overflow();
+    if (this.done || this.pending.length >= MAX_PENDING) {
+      this.overflow();
+      return;
+    }
+    this.pending.push(value);
+    this.backlog.queued += 1;
+    this.backlog.behind.add(this);
   }
 
   next(): Promise<IteratorResult<T>> {
     if (this.pending.length > 0) {
       this.backlog.queued -= 1;
-      return Promise.resolve({ value: this.pending.shift() as T, done: false });
+      const value = this.pending.shift() as T;
+      if (this.pending.length === 0) this.backlog.behind.delete(this);
+      return Promise.resolve({ value, done: false });
     }
     if (this.done) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve) => {
@@ -83,12 +111,19 @@ class Subscriber<T> implements AsyncIterableIterator<T> {
     if (!this.done) {
       this.done = true;
       this.backlog.queued -= this.pending.length;
+      this.backlog.behind.delete(this);
       this.pending.length = 0;
       this.waiting?.({ value: undefined, done: true });
       this.waiting = undefined;
       this.onEnd();
     }
     return Promise.resolve({ value: undefined, done: true });
+  }
+
+  overflow(): void {
+    if (this.done) return;
+    void this.return();
+    this.onOverflow();
   }
 
   [Symbol.asyncIterator](): this {

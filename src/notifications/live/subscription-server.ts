@@ -3,6 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { type ExecutionArgs, GraphQLError, type GraphQLSchema, getOperationAST } from 'graphql';
+import { CloseCode } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { AuthSession, requireScopes } from '../../accounts/session';
@@ -36,14 +37,15 @@ const KEEP_ALIVE_MS = 12_000;
 
 /**
  * What a connection takes in the heap before its subscriptions, by measurement (the
- * socket, graphql-ws's state, the upgrade request, the timers): about 7 to 10 KB.
+ * socket, graphql-ws's state, the upgrade request, the timers): about 7 to 10 KB. The
+ * heap budget counts SUBSCRIPTION_MAX_CONNECTIONS of them (src/heap-budget.ts).
  */
 export const CONNECTION_BYTES = 16 * 1024;
 
 /**
  * What a running subscription takes beside its document (see documentBytes): its
  * context with the entity manager it forked, graphql-ws's and graphql-js's iterators,
- * its queue: measured about 10 KB.
+ * its queue: measured about 13 KB.
  */
 export const SUBSCRIPTION_BYTES = 16 * 1024;
 
@@ -55,15 +57,15 @@ interface Connection {
   scope: RequestScope;
   tokenCheck?: NodeJS.Timeout;
   idle?: NodeJS.Timeout;
-  /** The heap each running subscription was counted for, by its id. */
+  /** Its subscriptions accepted and not yet completed, by id, with the heap each was counted for. */
   running: Map<string, number>;
 }
 
 /**
  * What the limits count: each user's connections, and the subscriptions accepted and not
  * yet completed, per connection, per user and on the whole instance, and the heap that
- * the open sockets and running subscriptions take by their estimates. A subscription
- * counts until graphql-ws completes it, also when its socket closed first.
+ * the running subscriptions take by their estimates. A subscription counts until
+ * graphql-ws completes it, also when its socket closed first.
  */
 class Usage {
   /** Users with a connection or a subscription on this instance. */
@@ -84,14 +86,6 @@ class Usage {
   /** Whether `bytes` more fit in SUBSCRIPTION_MAX_MEMORY_MB. */
   fits(bytes: number): boolean {
     return this.heldBytes + bytes <= this.limits.maxMemoryBytes;
-  }
-
-  hold(bytes: number): void {
-    this.heldBytes += bytes;
-  }
-
-  release(bytes: number): void {
-    this.heldBytes -= bytes;
   }
 
   /** Counts a connection of `user`; false when they already have as many as allowed. */
@@ -120,7 +114,7 @@ class Usage {
   /** Counts the subscription `id` on `connection`, and the heap it takes. */
   subscribed(connection: Connection, id: string, bytes: number): void {
     connection.running.set(id, bytes);
-    this.hold(bytes);
+    this.heldBytes += bytes;
     this.of(connection.user).subscriptions += 1;
     this.subscriptions += 1;
   }
@@ -129,7 +123,7 @@ class Usage {
     const bytes = connection.running.get(id);
     if (bytes === undefined) return;
     connection.running.delete(id);
-    this.release(bytes);
+    this.heldBytes -= bytes;
     this.of(connection.user).subscriptions -= 1;
     this.subscriptions -= 1;
     this.forgetIdle(connection.user);
@@ -158,7 +152,7 @@ export interface SubscriptionServer {
    * connection end as their iterators are returned): what the limits count.
    */
   readonly running: number;
-  /** The heap the open connections and running subscriptions take, by their estimates. */
+  /** The heap the running subscriptions take, by their estimates (at most SUBSCRIPTION_MAX_MEMORY_MB). */
   readonly bytes: number;
   /** Closes every connection (1001) and stops taking upgrades. */
   close(): Promise<void>;
@@ -206,14 +200,10 @@ export function attachSubscriptions(
     socket.on('error', () => socket.destroy());
     if ((request.url ?? '').split('?')[0] !== '/graphql') {
       refuseUpgrade(socket, 404, 'Not Found');
-    } else if (wss.clients.size >= limits.maxConnections || !usage.fits(CONNECTION_BYTES)) {
+    } else if (wss.clients.size >= limits.maxConnections) {
       refuseUpgrade(socket, 503, 'Service Unavailable');
     } else {
-      wss.handleUpgrade(request, socket, head, (ws) => {
-        usage.hold(CONNECTION_BYTES);
-        ws.once('close', () => usage.release(CONNECTION_BYTES));
-        wss.emit('connection', ws, request);
-      });
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
     }
   };
   server.on('upgrade', onUpgrade);
@@ -306,6 +296,12 @@ export function attachSubscriptions(
       },
       onSubscribe: (ctx, id, payload): ExecutionArgs | readonly GraphQLError[] => {
         const connection = connectionOf(ctx.extra);
+        if (connection.running.has(id)) {
+          // graphql-ws takes an id again once `complete` removed it, while its first subscription
+          // may still be starting; that one would then run on, unseen and never completed.
+          ctx.extra.socket.close(CloseCode.SubscriberAlreadyExists, 'Subscriber already exists');
+          return [new GraphQLError('Subscriber already exists')];
+        }
         const refusal = usage.refusal(connection);
         if (refusal) return [new GraphQLError(refusal.message, { originalError: refusal })];
         // The checks of every door (src/graphql/preparation.ts), as /graphql makes them.
