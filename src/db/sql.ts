@@ -35,62 +35,86 @@ export function concatSql(...fragments: readonly (SqlFragment | string)[]): SqlF
  * The texts of statements built from pieces, one per key naming the pieces that vary:
  * a hot statement is then the same string every time, whose hash and placeholders
  * (see {@link numbered}) and prepared statement are found without reading it again.
+ * Kept in a map of its own, each reported to `onHeld` (at most STATEMENT_TEXTS, then
+ * forgotten together), or in a store shared with others ({@link SharedTexts}).
  */
 export class StatementTexts {
   private readonly texts = new Map<string, string>();
-  /** The bytes the kept texts and their keys take. */
+  /** The bytes the texts kept in its own map take. */
   private held = 0;
+  /** Its keys' prefix in the shared store. */
+  private readonly owner: string;
 
-  constructor(private readonly account: TextAccount = {}) {}
+  constructor(private readonly account: TextAccount = {}) {
+    this.owner = account.shared?.owner() ?? '';
+  }
 
   /** {@link concatSql}, its text taken from the last one built under `key`. */
   concat(key: string, ...fragments: readonly (SqlFragment | string)[]): SqlFragment {
     const params = fragments.flatMap((f) => (typeof f === 'string' ? [] : f.params));
-    const kept = this.texts.get(key);
+    const { shared } = this.account;
+    const kept = shared ? shared.get(this.owner + key) : this.texts.get(key);
     if (kept !== undefined) return { sql: kept, params };
     const text = concatSql(...fragments).sql;
-    if (this.texts.size >= STATEMENT_TEXTS) this.forget();
-    const bytes = stringBytes(key) + stringBytes(text);
-    if (this.account.budget?.take(bytes) === false) return { sql: text, params };
-    this.texts.set(key, text);
-    this.held += bytes;
-    this.account.onHeld?.(bytes);
+    if (shared) shared.set(this.owner + key, text);
+    else this.keep(key, text);
     return { sql: text, params };
   }
 
-  private forget(): void {
-    this.texts.clear();
-    this.account.budget?.give(this.held);
-    this.account.onHeld?.(-this.held);
-    this.held = 0;
-  }
-}
-
-/** Where a {@link StatementTexts} accounts for the texts it keeps. */
-export interface TextAccount {
-  /** Told of the bytes each kept text takes, and of those freed when they are dropped. */
-  onHeld?: (bytes: number) => void;
-  /** Shared by many: a text it cannot take is built for its request only. */
-  budget?: TextBudget;
-}
-
-/** A bound on the bytes of the statement texts that many {@link StatementTexts} keep together. */
-export class TextBudget {
-  private held = 0;
-
-  constructor(readonly maxBytes: number) {}
-
-  /** Counts `bytes` more, if they fit. */
-  take(bytes: number): boolean {
-    if (this.held + bytes > this.maxBytes) return false;
+  private keep(key: string, text: string): void {
+    if (this.texts.size >= STATEMENT_TEXTS) {
+      this.texts.clear();
+      this.account.onHeld?.(-this.held);
+      this.held = 0;
+    }
+    this.texts.set(key, text);
+    const bytes = stringBytes(key) + stringBytes(text);
     this.held += bytes;
-    return true;
-  }
-
-  give(bytes: number): void {
-    this.held -= bytes;
+    this.account.onHeld?.(bytes);
   }
 }
+
+/** Where a {@link StatementTexts} keeps its texts and accounts for them. */
+export interface TextAccount {
+  /** Told of the bytes each text kept takes, and of those freed when they are forgotten. */
+  onHeld?: (bytes: number) => void;
+  /** A store shared with others, instead of a map of its own. */
+  shared?: SharedTexts;
+}
+
+/**
+ * The statement texts of many {@link StatementTexts} in one store bounded by the heap
+ * they take, the least recently used forgotten first: hot statements stay kept whatever
+ * else comes and goes.
+ */
+export class SharedTexts {
+  private readonly texts: LRUCache<string, string>;
+  private owners = 0;
+
+  constructor(readonly maxBytes: number) {
+    this.texts = new LRUCache<string, string>({
+      maxSize: maxBytes,
+      sizeCalculation: (text, key) => ENTRY_BYTES + stringBytes(key) + stringBytes(text),
+    });
+  }
+
+  /** A prefix of keys of one's own. */
+  owner(): string {
+    this.owners += 1;
+    return `${this.owners}\0`;
+  }
+
+  get(key: string): string | undefined {
+    return this.texts.get(key);
+  }
+
+  set(key: string, text: string): void {
+    this.texts.set(key, text);
+  }
+}
+
+/** What lru-cache keeps for an entry beside its key and value. */
+const ENTRY_BYTES = 128;
 
 /**
  * About what a string takes in V8's heap: a header, then a byte a character when every

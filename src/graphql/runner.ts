@@ -12,7 +12,7 @@ import {
 import { AppError } from '../common/errors/app-error';
 import { appErrorOf, type ErrorScope } from '../common/errors/render';
 import { SIZE_MAX } from '../common/pagination/pagination';
-import { TextBudget } from '../db/sql';
+import { SharedTexts } from '../db/sql';
 import type { RequestContext } from '../context';
 import { executeMutation } from './database-plugin';
 import { queryLimitErrorOf } from '../common/errors/query-limit-error';
@@ -61,11 +61,11 @@ export class OperationRunner {
   private readonly checks: OperationChecks;
 
   /**
-   * What the statement texts of every route's plans may take together: a page's text
-   * varies with its size, filters and sort, so each route could otherwise keep hundreds.
-   * The first ones built, the hot ones, are kept.
+   * The statement texts of every route's plans, in one store bounded by their heap: a
+   * page's text varies with its size, filters and sort, so each route could otherwise
+   * keep hundreds; the least recently used go first, so the hot ones stay.
    */
-  private readonly texts = new TextBudget(REST_STATEMENT_TEXT_BYTES);
+  private readonly texts = new SharedTexts(REST_STATEMENT_TEXT_BYTES);
 
   /** Prepares a document of exactly one operation with one root field; throws when it is not valid GraphQL. */
   prepare(source: string, rootField: string): PreparedOperation {
@@ -83,7 +83,7 @@ export class OperationRunner {
     const worstCost = operationCost(this.schema, document, operation, { size: SIZE_MAX });
     const compiled =
       !refusal && operation.operation === 'query' && sqlFormsOf(this.schema).rootOf(rootField)
-        ? new CompiledOperation(this.schema, document, operation, this.metadata, { budget: this.texts })
+        ? new CompiledOperation(this.schema, document, operation, this.metadata, { shared: this.texts })
         : undefined;
     return { document, operation, rootField, worstCost, refusal, compiled };
   }

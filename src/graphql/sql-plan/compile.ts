@@ -911,8 +911,8 @@ export class CompiledOperation {
     private readonly metadata: MetadataStorage,
     /**
      * Where the heap its plans take is accounted for: told of each plan and each statement
-     * text kept (src/graphql/document-cache.ts counts them with the document), or a budget
-     * of statement texts shared with other operations (the REST door's).
+     * text kept (src/graphql/document-cache.ts counts them with the document), or a store
+     * of statement texts bounded for many operations together (the REST door's).
      */
     private readonly memory: TextAccount = {},
   ) {
