@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import pg from 'pg';
 import WebSocket from 'ws';
 import { ensureDatabase } from '../src/db/database';
 import { freeLoopbackPort, startEmbeddedPostgres } from '../src/db/embedded';
@@ -22,8 +23,10 @@ import { createOrm } from '../src/orm';
  * answers every request, a refusal being a 4xx with its code, never a 5xx or a dropped
  * connection, and its resident memory stays under MEMORY_RSS_LIMIT_MB (the README's bound).
  *
- * DATABASE_URL names the server (the database `catalog_memory` is used on it, with the
- * demo data); unset, an embedded PostgreSQL under .data/.
+ * DATABASE_URL names the server (the database `catalog_memory` is made anew on it for each
+ * run, and the service loads the demo data into it); unset, an embedded PostgreSQL under
+ * .data/. The service seals the demo clients' secrets under a key made for the run, so no
+ * key file of an earlier run (or of another checkout) is needed to open them.
  */
 const DOCUMENTS = Number(process.env.MEMORY_DOCUMENTS ?? '50000');
 const CLIENTS = Number(process.env.MEMORY_CLIENTS ?? '16');
@@ -166,6 +169,7 @@ async function startService(url: string, port: number): Promise<Service> {
   const child = spawn(process.execPath, [...startFlags(), 'dist/src/main.js'], {
     env: {
       ...process.env,
+      CLIENT_SECRET_KEY: randomBytes(32).toString('base64'),
       NODE_ENV: 'production',
       DATABASE_URL: url,
       PORT: String(port),
@@ -180,7 +184,9 @@ async function startService(url: string, port: number): Promise<Service> {
   createInterface({ input: child.stdout! }).on('line', (line) => {
     if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
   });
-  for (let attempt = 0; attempt < 600; attempt += 1) {
+  let exit: string | undefined;
+  child.once('exit', (code, signal) => (exit = `exit ${code ?? signal}`));
+  for (let attempt = 0; attempt < 600 && !exit; attempt += 1) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return { child, lines };
     } catch {
@@ -189,7 +195,19 @@ async function startService(url: string, port: number): Promise<Service> {
     await new Promise((done) => setTimeout(done, 500));
   }
   child.kill('SIGTERM');
-  throw new Error('the service did not become ready');
+  throw new Error(`the service did not become ready${exit ? ` (${exit})` : ''}`);
+}
+
+/** `name` on the server at `serverUrl`, dropped first if an earlier run left it. */
+async function freshDatabase(serverUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists ${client.escapeIdentifier(name)} with (force)`);
+  } finally {
+    await client.end();
+  }
+  return ensureDatabase(serverUrl, name);
 }
 
 /** A first-party token of `username` (a demo account). */
@@ -271,7 +289,7 @@ async function main(): Promise<number> {
   const embedded = process.env.DATABASE_URL
     ? undefined
     : await startEmbeddedPostgres({ dataDir: resolve('.data/bench-postgres') });
-  const url = await ensureDatabase(process.env.DATABASE_URL ?? embedded!.serverUrl, 'catalog_memory');
+  const url = await freshDatabase(process.env.DATABASE_URL ?? embedded!.serverUrl, 'catalog_memory');
   const port = await freeLoopbackPort();
   // The service loads the demo data into an empty database as it starts.
   const service = await startService(url, port);
