@@ -22,6 +22,7 @@ import { numbered, statementsInOrder } from '../src/db/sql';
 import { graphqlLimitsOf } from '../src/graphql/limits';
 import { OperationRunner } from '../src/graphql/runner';
 import { describePhase, seedDemoData } from '../src/import/demo-data';
+import type { RestRoute } from '../src/rest/route';
 import { restRoutes } from '../src/routes';
 import { startProcess, startService } from './bench-service';
 import { type DoomedClient, FLOOR_SUBJECTS, prepareWriteSubjects, type WriteSubjects } from './bench-writes';
@@ -38,23 +39,39 @@ import { buildAppSchema } from '../src/schema';
  * pg in one transaction (a write that cannot repeat on one subject, on another subject
  * each time; ./bench-writes.ts makes the writes' subjects). Then the mixed load of reads and writes (./mixed-load.ts) runs.
  * DATABASE_URL, when set, names the server; the database `catalog_bench` is used on it.
- * BENCH_ONLY (contract numbers, comma-separated) limits the run to those endpoints,
+ * BENCH_ONLY (contract numbers or paths, comma-separated) limits the run to those endpoints,
  * without the mixed load.
  */
 const SCALE = Number(process.env.BENCH_SCALE ?? '10');
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? '10');
 const WORKERS = 3;
-/** `BENCH_ONLY=16,19`: only these contract endpoints (all by default, then the mixed load), for a quick look at a few. */
-const ONLY = process.env.BENCH_ONLY?.split(',').map(Number);
+/**
+ * `BENCH_ONLY=16,19,/anime/{slug}`: only these endpoints, by contract number or path (all by
+ * default, then the mixed load), for a quick look at a few.
+ */
+const ONLY = process.env.BENCH_ONLY?.split(',');
+const chosen = (key: RouteKey): boolean =>
+  !ONLY || ONLY.includes(typeof key === 'number' ? String(key) : key.slice(key.indexOf(' ') + 1));
 /** `BENCH_SQL=1`: print the statements each write sends. */
 const SHOW_SQL = process.env.BENCH_SQL === '1';
 /** Routes with a floor run this many times, alternating with it; the best run of each counts. */
 const FLOOR_ROUNDS = 2;
 
+/** A route of the table: a contract endpoint by number, else `<method> <path>` (`GET /anime/{slug}`). */
+type RouteKey = number | `${'GET' | 'POST'} /${string}`;
+
+const routeOf = (key: RouteKey): RestRoute => {
+  const route = restRoutes.find((r) =>
+    typeof key === 'number' ? r.contract === key : `${r.method} ${r.path}` === key,
+  );
+  if (!route) throw new Error(`no route ${key}`);
+  return route;
+};
+
 interface Scenario {
   name: string;
-  contract: number;
+  route: RouteKey;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   /** POST routes: the JSON body. */
@@ -96,10 +113,10 @@ interface FloorSubjects {
 
 /** The contract route's own document sent to `/graphql`, unpersisted, as a frontend would send it. */
 function viaGraphql(scenario: Scenario, variables: Record<string, unknown>): Scenario {
-  const route = restRoutes.find((r) => r.contract === scenario.contract)!;
+  const route = routeOf(scenario.route);
   return {
     name: `${scenario.name}, /graphql`,
-    contract: scenario.contract,
+    route: scenario.route,
     method: 'POST',
     path: '/graphql',
     body: { query: route.document, variables },
@@ -109,9 +126,9 @@ function viaGraphql(scenario: Scenario, variables: Record<string, unknown>): Sce
 
 /** Documents a frontend writes itself: aliases, fragments, literal filters, another page size, two root fields. */
 function ownDocuments(d: Data): Scenario[] {
-  const graphql = (name: string, contract: number, query: string, variables = {}): Scenario => ({
+  const graphql = (name: string, route: RouteKey, query: string, variables = {}): Scenario => ({
     name,
-    contract,
+    route,
     method: 'POST',
     path: '/graphql',
     body: { query, variables },
@@ -310,6 +327,33 @@ async function discover(url: string) {
           order by entries desc, reference limit 1`,
       ),
       reader,
+      // The info pages: the title with the most to show of each kind, the busiest people.
+      anime: await one(
+        'anime with companies and a schedule',
+        `select a.slug as value from anime a where not a.deleted
+          order by (select count(*) from anime_company c where c.anime_reference = a.reference)
+            + (select count(*) from airing_episode e where e.anime_reference = a.reference) desc, a.slug limit 1`,
+      ),
+      novel: await one(
+        'novel with authors',
+        `select n.slug as value from novel n join credit c on c.novel_reference = n.reference
+          where not n.deleted group by n.slug order by count(*) desc, n.slug limit 1`,
+      ),
+      person: await one(
+        'credited person',
+        `select p.slug as value from person p join credit c on c.person_reference = p.reference
+          group by p.slug order by count(*) desc, p.slug limit 1`,
+      ),
+      busyCharacter: await one(
+        'character in most titles',
+        `select c.slug as value from character c join appearance a on a.character_reference = c.reference
+          group by c.slug order by count(*) desc, c.slug limit 1`,
+      ),
+      followed: await one(
+        'followed user',
+        `select u.username as value from "user" u join follow f on f.followed_reference = u.reference
+          where u.role <> 'deleted' group by u.username order by count(*) desc, u.username limit 1`,
+      ),
     };
   } finally {
     await orm.close();
@@ -330,7 +374,7 @@ function restScenarios(d: Data): Scenario[] {
   return [
     {
       name: '#2 anime schedule',
-      contract: 2,
+      route: 2,
       method: 'POST',
       path: '/schedule/anime',
       body: {},
@@ -338,7 +382,7 @@ function restScenarios(d: Data): Scenario[] {
     },
     {
       name: '#3 novels, size 15',
-      contract: 3,
+      route: 3,
       method: 'POST',
       path: '/novel?size=15',
       body: {},
@@ -346,7 +390,7 @@ function restScenarios(d: Data): Scenario[] {
     },
     {
       name: '#3 novels, size 100',
-      contract: 3,
+      route: 3,
       method: 'POST',
       path: '/novel?size=100',
       body: {},
@@ -355,7 +399,7 @@ function restScenarios(d: Data): Scenario[] {
     // The same page compressed (the HTTP layer's br or gzip, COMPRESSION_MIN_BYTES).
     ...['br', 'gzip'].map((encoding): Scenario => ({
       name: `#3 novels, size 100, ${encoding}`,
-      contract: 3,
+      route: 3,
       method: 'POST',
       path: '/novel?size=100',
       body: {},
@@ -365,7 +409,7 @@ function restScenarios(d: Data): Scenario[] {
     // Worst case: with the demo vocabulary ("<noun> of <name>") this matches nearly every novel.
     {
       name: '#3 novels, text query',
-      contract: 3,
+      route: 3,
       method: 'POST',
       path: '/novel?size=15',
       body: { query: 'blade of' },
@@ -373,7 +417,7 @@ function restScenarios(d: Data): Scenario[] {
     // A typo of one name: a few percent of the novels match, as a real title search would.
     {
       name: '#3 novels, typo query',
-      contract: 3,
+      route: 3,
       method: 'POST',
       path: '/novel?size=15',
       body: { query: 'hisorau' },
@@ -381,7 +425,7 @@ function restScenarios(d: Data): Scenario[] {
     // Queries never sent before (their matches computed, src/catalog/title-search.ts).
     {
       name: '#3 novels, new queries',
-      contract: 3,
+      route: 3,
       method: 'POST',
       path: '/novel?size=15',
       body: { query: 'hisorau' },
@@ -389,7 +433,7 @@ function restScenarios(d: Data): Scenario[] {
     },
     {
       name: '#3 novels, filters + sort',
-      contract: 3,
+      route: 3,
       method: 'POST',
       path: '/novel?size=50',
       body: {
@@ -400,88 +444,123 @@ function restScenarios(d: Data): Scenario[] {
     },
     {
       name: '#6 edit to-do',
-      contract: 6,
+      route: 6,
       method: 'GET',
       path: '/edit/todo/manga/synopsis_ua',
       floor: { content_type: 'manga', todo_type: 'synopsis_ua', ...page },
     },
     {
       name: '#7 person manga',
-      contract: 7,
+      route: 7,
       method: 'GET',
       path: `/people/${d.author}/manga`,
       floor: { slug: d.author, ...page },
     },
     {
       name: '#8 character novels',
-      contract: 8,
+      route: 8,
       method: 'GET',
       path: `/characters/${d.character}/novel`,
       floor: { slug: d.character, ...page },
     },
     {
       name: '#9 title comments',
-      contract: 9,
+      route: 9,
       method: 'GET',
       path: `/comments/manga/${d.commented}/list`,
       floor: { content_type: 'manga', slug: d.commented, ...page },
     },
-    { name: '#10 comments list', contract: 10, method: 'GET', path: '/comments/list', floor: page },
+    { name: '#10 comments list', route: 10, method: 'GET', path: '/comments/list', floor: page },
     {
       name: '#13 franchise',
-      contract: 13,
+      route: 13,
       method: 'GET',
       path: `/related/anime/${d.franchise}/franchise`,
       floor: { content_type: 'anime', slug: d.franchise },
     },
     {
       name: '#14 collection',
-      contract: 14,
+      route: 14,
       method: 'GET',
       path: `/collections/${d.collection}`,
       floor: { reference: d.collection },
     },
     {
       name: '#15 collections',
-      contract: 15,
+      route: 15,
       method: 'POST',
       path: '/collections',
       body: {},
       floor: { ...page, input: {} },
     },
-    { name: '#16 manga', contract: 16, method: 'GET', path: `/manga/${d.manga}`, floor: { slug: d.manga } },
+    { name: '#16 manga', route: 16, method: 'GET', path: `/manga/${d.manga}`, floor: { slug: d.manga } },
     {
       name: '#17 comment thread',
-      contract: 17,
+      route: 17,
       method: 'GET',
       path: `/comments/thread/${d.thread}`,
       floor: { comment_reference: d.thread },
     },
     {
       name: '#18 random read entry',
-      contract: 18,
+      route: 18,
       method: 'GET',
       path: `/read/novel/random/${readerName}/${readStatus}`,
     },
     {
       name: '#19 novel characters',
-      contract: 19,
+      route: 19,
       method: 'GET',
       path: `/novel/${d.castNovel}/characters`,
       floor: { slug: d.castNovel, ...page },
     },
-    { name: '#20 latest comments', contract: 20, method: 'GET', path: '/comments/latest', floor: {} },
+    { name: '#20 latest comments', route: 20, method: 'GET', path: '/comments/latest', floor: {} },
     {
       name: '#21 watch list',
-      contract: 21,
+      route: 21,
       method: 'POST',
       path: `/watch/${d.watcher}/list?size=15`,
       body: {},
       floor: { username: d.watcher, ...page, input: {} },
     },
     {
+      name: 'anime info',
+      route: 'GET /anime/{slug}',
+      method: 'GET',
+      path: `/anime/${d.anime}`,
+      floor: { slug: d.anime },
+    },
+    {
+      name: 'novel info',
+      route: 'GET /novel/{slug}',
+      method: 'GET',
+      path: `/novel/${d.novel}`,
+      floor: { slug: d.novel },
+    },
+    {
+      name: 'person info',
+      route: 'GET /people/{slug}',
+      method: 'GET',
+      path: `/people/${d.person}`,
+      floor: { slug: d.person },
+    },
+    {
+      name: 'character info',
+      route: 'GET /characters/{slug}',
+      method: 'GET',
+      path: `/characters/${d.busyCharacter}`,
+      floor: { slug: d.busyCharacter },
+    },
+    {
+      name: 'user profile',
+      route: 'GET /user/{username}',
+      method: 'GET',
+      path: `/user/${d.followed}`,
+      floor: { username: d.followed },
+    },
+    {
       name: '#21 watch list, filters',
-      contract: 21,
+      route: 21,
       method: 'POST',
       path: `/watch/${d.watcher}/list?size=100`,
       body: { years: [2000, null], media_type: ['tv', 'movie'], sort: ['score:desc'] },
@@ -504,7 +583,7 @@ function writeScenarios(w: WriteSubjects): Scenario[] {
   return [
     {
       name: '#22 notification seen',
-      contract: 22,
+      route: 22,
       method: 'POST',
       path: `/notifications/${w.notification}/seen`,
       headers: auth(w.token),
@@ -512,7 +591,7 @@ function writeScenarios(w: WriteSubjects): Scenario[] {
     },
     {
       name: '#12 client update',
-      contract: 12,
+      route: 12,
       method: 'PUT',
       path: `/client/${w.client}`,
       headers: auth(w.token),
@@ -525,7 +604,7 @@ function writeScenarios(w: WriteSubjects): Scenario[] {
     },
     {
       name: '#4 article update',
-      contract: 4,
+      route: 4,
       method: 'PUT',
       path: `/articles/${w.article}`,
       headers: auth(w.authorToken),
@@ -534,7 +613,7 @@ function writeScenarios(w: WriteSubjects): Scenario[] {
     },
     {
       name: '#5 article create',
-      contract: 5,
+      route: 5,
       method: 'POST',
       path: '/articles/create',
       headers: auth(w.staffToken),
@@ -554,7 +633,7 @@ function writeScenarios(w: WriteSubjects): Scenario[] {
     },
     {
       name: '#11 client delete',
-      contract: 11,
+      route: 11,
       method: 'DELETE',
       path: `/client/${w.doomed[0].client}`,
       headers: auth(w.doomed[0].token),
@@ -567,7 +646,7 @@ function writeScenarios(w: WriteSubjects): Scenario[] {
     },
     {
       name: '#1 activation resend',
-      contract: 1,
+      route: 1,
       method: 'POST',
       path: '/auth/activation/resend',
       headers: auth(w.unactivatedTokens[0]),
@@ -686,7 +765,7 @@ async function inspect(url: string, list: Scenario[]) {
           throw new Error(`${scenario.name}: answers other JSON than ${scenario.sameAs}`);
       }
       if (!scenario.floor) continue;
-      const route = restRoutes.find((r) => r.contract === scenario.contract)!;
+      const route = routeOf(scenario.route);
       const prepared = runner.prepare(route.document, route.rootField);
       const variables = runner.coerce(prepared, scenario.floor);
       const plan = prepared.compiled?.planFor(variables);
@@ -796,9 +875,7 @@ async function main(): Promise<void> {
     const data = await discover(url);
     console.log(`data: ${data.titles} titles, ${data.entries} list entries`);
     const writes = await prepareWriteSubjects(url, openClientSecretBox(loadConfig()));
-    const list = [...scenarios(data), ...writeScenarios(writes)].filter(
-      (scenario) => !ONLY || ONLY.includes(scenario.contract),
-    );
+    const list = [...scenarios(data), ...writeScenarios(writes)].filter((scenario) => chosen(scenario.route));
     // Writes first: a write may change what a read answers (its token's use makes an author
     // `active`), and each read's floor must answer what the read answered last.
     const { counts, bodies, floors } = await inspect(url, [

@@ -28,7 +28,16 @@ import {
   NovelReadResolver,
   titleEntriesSqlForms,
 } from './lists/title-entries.resolver';
-import { MangaStatsResolver, mangaStatsSqlForms } from './lists/manga-stats';
+import {
+  AnimeStatsResolver,
+  MangaStatsResolver,
+  NovelStatsResolver,
+  titleStatsSqlForms,
+} from './lists/title-stats';
+import { ProfileResolver, profileSqlForms } from './accounts/profile.resolver';
+import { PersonResolver, personSqlForms } from './people/person.resolver';
+import { CharacterResolver, characterSqlForms } from './characters/character.resolver';
+import { reviewStatsResolvers, reviewStatsSqlForms } from './comments/review-stats.resolver';
 import { PersonMangaResolver, personMangaSqlForms } from './people/person-manga.resolver';
 import { CatalogListResolver } from './catalog/catalog-list.resolver';
 import { NovelSearchResolver, novelSearchSqlForms } from './catalog/novel-search.resolver';
@@ -62,8 +71,12 @@ const resolvers: NonEmptyArray<ClassType> = [
   AnimeWatchResolver,
   MangaReadResolver,
   NovelReadResolver,
+  AnimeStatsResolver,
   MangaStatsResolver,
+  NovelStatsResolver,
   CreditResolver,
+  PersonResolver,
+  CharacterResolver,
   CharactersResolver,
   FranchiseResolver,
   WatchEntryResolver,
@@ -82,10 +95,12 @@ const resolvers: NonEmptyArray<ClassType> = [
   ArticleResolver,
   VoteResolver,
   AccountsResolver,
+  ProfileResolver,
   NotificationResolver,
   FollowResolver,
   UserFollowResolver,
   CommentResolver,
+  ...reviewStatsResolvers,
   ...collectionResolvers,
 ];
 
@@ -97,6 +112,7 @@ const resolvers: NonEmptyArray<ClassType> = [
 const sqlForms = new SqlForms([
   ...paginationSqlForms,
   ...userEntitySqlForms,
+  ...profileSqlForms,
   ...animeEntitySqlForms,
   ...animeSqlForms,
   ...catalogTitleEntitySqlForms,
@@ -111,13 +127,15 @@ const sqlForms = new SqlForms([
   ...creditSqlForms,
   ...personMangaSqlForms,
   ...personEntitySqlForms,
+  ...personSqlForms,
   ...titleAuthorsSqlForms,
   ...characterNovelsSqlForms,
   ...characterEntitySqlForms,
   ...charactersSqlForms,
+  ...characterSqlForms,
   ...franchiseSqlForms,
   ...listEntrySqlForms,
-  ...mangaStatsSqlForms,
+  ...titleStatsSqlForms,
   ...randomReadSqlForms,
   ...readSqlForms,
   ...titleEntriesSqlForms,
@@ -129,6 +147,7 @@ const sqlForms = new SqlForms([
   ...collectionSqlForms,
   ...commentEntitySqlForms,
   ...commentSqlForms,
+  ...reviewStatsSqlForms,
 ]);
 
 /** `@Authorized()` means required authentication; the session throws the catalog's errors. */

@@ -1,13 +1,13 @@
 import { type Fragment, fragment } from '../rest/fragments';
 
+/** Contract User fields without `is_followed` (semantics §1.6). */
+const USER_FIELDS = 'reference created updated description username avatar cover active role';
+
 /** The accounts' contract resources (src/rest/fragments.ts). */
 export const accountFragments: readonly Fragment[] = [
-  /** Contract User fields without `is_followed` (semantics §1.6). */
-  fragment(
-    'UserFields',
-    'User',
-    '{ reference created updated description username avatar cover active role }',
-  ),
+  fragment('UserFields', 'User', `{ ${USER_FIELDS} }`),
+  /** GET /user/me: the User fields and the email (the caller's own account is a type of its own). */
+  fragment('OwnAccountFields', 'UserWithEmail', `{ ${USER_FIELDS} email }`),
   /** TokenResponse `{secret, created, expiration}`. */
   fragment('TokenResponseFields', 'TokenResponse', '{ secret created expiration }'),
 ];

@@ -1,5 +1,5 @@
 import type { RestRoute } from '../rest/route';
-import { uuidParam } from '../rest/schemas';
+import { slugParam, uuidParam } from '../rest/schemas';
 import { ACTIVATION_BODY, LOGIN_BODY, SIGNUP_BODY } from './accounts.types';
 
 /** Accounts and first-party tokens (semantics §3.1) and #1. */
@@ -67,5 +67,27 @@ export const accountRoutes: RestRoute[] = [
     document: `mutation DeleteToken($token_reference: String!) {
       deleteToken(token_reference: $token_reference) { success }
     }`,
+  },
+  {
+    method: 'GET',
+    path: '/user/me',
+    summary: 'The signed-in account',
+    description:
+      'The account the token belongs to, with its email address: a frontend checks its session with it. Third-party tokens need `read:user-details`.',
+    auth: 'required',
+    params: {},
+    rootField: 'me',
+    document: `query Me { me { ...OwnAccountFields } }`,
+  },
+  {
+    method: 'GET',
+    path: '/user/{username}',
+    summary: "A user's profile",
+    description:
+      'A user, found by username ignoring case, and whether the caller follows them (`is_followed`: false when anonymous or on one’s own profile). Third-party tokens need `read:follow`.',
+    auth: 'optional',
+    params: { username: slugParam },
+    rootField: 'user',
+    document: `query User($username: String!) { user(username: $username) { ...UserFields is_followed } }`,
   },
 ];

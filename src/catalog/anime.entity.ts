@@ -47,7 +47,7 @@ export class Anime extends CatalogTitle {
   @Property({ type: 'integer', nullable: true })
   episodes_total: number | null = null;
 
-  /** Minutes per episode. */
+  @Field(() => Int, { nullable: true, description: 'Minutes per episode.' })
   @Property({ type: 'integer', nullable: true })
   duration: number | null = null;
 

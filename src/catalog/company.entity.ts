@@ -1,7 +1,7 @@
 import { Entity, Index, ManyToOne, Property, Unique } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import type { CompanyRole } from '../common/enums';
-import { ImageUrl } from '../common/scalars';
+import { CompanyRoleEnum, ImageUrl } from '../common/scalars';
 import { ReferencedEntity } from '../db/base.entity';
 import type { Anime } from './anime.entity';
 
@@ -22,7 +22,8 @@ export class Company extends ReferencedEntity {
   image: string | null = null;
 }
 
-/** An anime's producer or studio. */
+/** An anime's producer or studio (a CompanyLink of the anime's full record). */
+@ObjectType('CompanyLink')
 @Entity()
 @Unique({ properties: ['anime', 'company', 'role'] })
 @Index({ properties: ['company', 'role'] })
@@ -30,9 +31,11 @@ export class AnimeCompany extends ReferencedEntity {
   @ManyToOne({ entity: 'Anime', deleteRule: 'cascade' })
   anime!: Anime;
 
+  @Field(() => Company)
   @ManyToOne(() => Company, { deleteRule: 'cascade' })
   company!: Company;
 
+  @Field(() => CompanyRoleEnum, { name: 'type' })
   @Property({ type: 'text' })
   role!: CompanyRole;
 }

@@ -1,6 +1,8 @@
 import { FieldResolver, Resolver, Root, type ClassType } from 'type-graphql';
 import type { ReadContentType, TitleContentType } from '../common/enums';
-import { type SqlForm, sqlFields, sqlRows, sqlValue } from '../graphql/sql-plan/fields';
+import { type SqlForm, sqlFields, sqlRoot, sqlRows, sqlValue } from '../graphql/sql-plan/fields';
+import type { ErrorCode } from '../common/errors/catalog';
+import { moduleSlug } from './catalog.service';
 import { compareSlugs } from '../common/sorting';
 import type { CatalogTitle } from './catalog-title.entity';
 import { Genre } from './genre.entity';
@@ -41,7 +43,7 @@ export function displayedExternalLinks(links: readonly ExternalLink[]): External
 }
 
 /** {@link displayedExternalLinks} in SQL: elements of the stored array, bound as `<alias>.link`. */
-const displayedExternalLinksSql = sqlRows((title, link) => ({
+export const displayedExternalLinksSql = sqlRows((title, link) => ({
   from: `jsonb_array_elements(${title}.external) with ordinality as ${link}(link, position)`,
   where: `${link}.link->>'type' in ('general', 'read')`,
   orderBy: `case when ${link}.link->>'type' = 'general' then 0 when ${link}.link->>'text' = 'Dengeki' then 1 else 2 end, ${link}.position`,
@@ -59,14 +61,29 @@ export function ReadableTitleFields<T extends ReadableTitle>(Title: ClassType<T>
     async magazines(@Root() title: T): Promise<Magazine[]> {
       return (await title.magazines.load()).getItems().sort(bySlug);
     }
-
-    @FieldResolver(() => [ExternalLink])
-    external(@Root() title: T): ExternalLink[] {
-      return displayedExternalLinks(title.external);
-    }
   }
   return ReadableTitleFieldResolver;
 }
+
+/**
+ * A title's info root (`anime`, `manga`, `novel`) in SQL: the look-up of
+ * `findTitleBySlug`, the module slug, deleted titles never found.
+ */
+export const titleBySlugSqlRoot = (
+  Title: ClassType<CatalogTitle>,
+  kind: TitleContentType,
+  notFound: ErrorCode,
+) =>
+  sqlRoot(kind, {
+    kind: 'one',
+    type: Title,
+    rows: (title, { slug }) => ({
+      from: `${kind} ${title}`,
+      where: `${title}.slug = ${slug} and not ${title}.deleted`,
+    }),
+    values: ({ slug }) => ({ slug: moduleSlug(String(slug)) }),
+    notFound,
+  });
 
 /** The SQL forms of {@link CatalogTitleFields} for `Title`, a title of `kind`. */
 export const catalogTitleSqlForms = (Title: ClassType<CatalogTitle>, kind: TitleContentType): SqlForm[] => [
@@ -76,8 +93,14 @@ export const catalogTitleSqlForms = (Title: ClassType<CatalogTitle>, kind: Title
 /** The SQL forms of {@link ReadableTitleFields} for `Title`, a title of `kind`. */
 export const readableTitleSqlForms = (Title: ClassType<ReadableTitle>, kind: ReadContentType): SqlForm[] => [
   ...catalogTitleSqlForms(Title, kind),
-  sqlFields(Title, { magazines: linkedBySlug(kind, 'magazine'), external: displayedExternalLinksSql }),
+  sqlFields(Title, { magazines: linkedBySlug(kind, 'magazine') }),
 ];
+
+/** Every stored external link in stored order (a novel's), bound as `<alias>.link`. */
+export const storedExternalLinksSql = sqlRows((title, link) => ({
+  from: `jsonb_array_elements(${title}.external) with ordinality as ${link}(link, position)`,
+  orderBy: `${link}.position`,
+}));
 
 /** An external link's fields, from an element of the stored array ({@link displayedExternalLinksSql}). */
 export const externalLinkSqlForms: readonly SqlForm[] = [

@@ -3,6 +3,21 @@ import { slugParam } from '../rest/schemas';
 
 export const characterRoutes: RestRoute[] = [
   {
+    method: 'GET',
+    path: '/characters/{slug}',
+    summary: "A character's full record",
+    description:
+      'A character appearing in at least one title, with the counts of anime, manga and novels it appears in (deleted titles not counted), voice actors (always 0) and comments.',
+    auth: 'none',
+    params: { slug: slugParam },
+    rootField: 'character',
+    document: `query Character($slug: String!) {
+        character(slug: $slug) {
+          ...CharacterFields description_ua anime_count manga_count novel_count voices_count comments_count
+        }
+      }`,
+  },
+  {
     contract: 19,
     method: 'GET',
     path: '/novel/{slug}/characters',

@@ -63,6 +63,8 @@ export const NOTIFICATION_TYPES = [
 export const EXTERNAL_LINK_TYPES = ['general', 'watch', 'read'] as const;
 export const COMPANY_ROLES = ['producer', 'studio'] as const;
 export const GENRE_TYPES = ['genre', 'theme', 'demographic', 'explicit'] as const;
+export const ANIME_VIDEO_TYPES = ['video_promo', 'video_music'] as const;
+export const ANIME_OST_TYPES = ['opening', 'ending'] as const;
 export const ACTION_TYPES = [
   'signup',
   'login',
@@ -110,4 +112,6 @@ export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type ExternalLinkType = (typeof EXTERNAL_LINK_TYPES)[number];
 export type CompanyRole = (typeof COMPANY_ROLES)[number];
 export type GenreType = (typeof GENRE_TYPES)[number];
+export type AnimeVideoType = (typeof ANIME_VIDEO_TYPES)[number];
+export type AnimeOstType = (typeof ANIME_OST_TYPES)[number];
 export type ActionType = (typeof ACTION_TYPES)[number];

@@ -1,20 +1,16 @@
-import { raw } from '@mikro-orm/core';
 import DataLoader from 'dataloader';
-import { Ctx, Field, FieldResolver, Int, ObjectType, Resolver, Root } from 'type-graphql';
+import { Ctx, Field, FieldResolver, Int, ObjectType, Resolver, Root, type ClassType } from 'type-graphql';
+import { Anime } from '../catalog/anime.entity';
+import type { CatalogTitle } from '../catalog/catalog-title.entity';
 import { Manga } from '../catalog/manga.entity';
-import { READ_STATUSES, type ReadStatus } from '../common/enums';
+import { Novel } from '../catalog/novel.entity';
+import { READ_STATUSES, type TitleContentType, WATCH_STATUSES } from '../common/enums';
 import type { RequestContext } from '../context';
 import { sqlFields, sqlRowType, sqlRows, type SqlForm } from '../graphql/sql-plan/fields';
-import { ReadEntry } from './read-entry.entity';
 
-/** Read-list statistics of a manga (semantics §6.2): counts by status and by score 1..10. */
+/** Counts by score 1..10, score 0 not counted. */
 @ObjectType()
-export class MangaStats {
-  @Field(() => Int) completed = 0;
-  @Field(() => Int) reading = 0;
-  @Field(() => Int) on_hold = 0;
-  @Field(() => Int) dropped = 0;
-  @Field(() => Int) planned = 0;
+abstract class ScoreCounts {
   @Field(() => Int) score_1 = 0;
   @Field(() => Int) score_2 = 0;
   @Field(() => Int) score_3 = 0;
@@ -27,56 +23,102 @@ export class MangaStats {
   @Field(() => Int) score_10 = 0;
 }
 
-type ScoreKey = `score_${1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10}`;
+/** Read-list statistics of a manga or novel (semantics §6.2): counts by status and by score 1..10. */
+@ObjectType('MangaStats')
+export class ReadingStats extends ScoreCounts {
+  @Field(() => Int) completed = 0;
+  @Field(() => Int) reading = 0;
+  @Field(() => Int) on_hold = 0;
+  @Field(() => Int) dropped = 0;
+  @Field(() => Int) planned = 0;
+}
+
+/** Watch-list statistics of an anime (pages.md AnimeStats): counts by status and by score 1..10. */
+@ObjectType()
+export class AnimeStats extends ScoreCounts {
+  @Field(() => Int) completed = 0;
+  @Field(() => Int) watching = 0;
+  @Field(() => Int) planned = 0;
+  @Field(() => Int) on_hold = 0;
+  @Field(() => Int) dropped = 0;
+}
+
+/** Where a title kind's list entries are, and the statuses they count. */
+const ENTRIES = {
+  anime: { table: 'watch_entry', statuses: WATCH_STATUSES },
+  manga: { table: 'read_entry', statuses: READ_STATUSES },
+  novel: { table: 'read_entry', statuses: READ_STATUSES },
+} as const;
+
+/** The statistics columns of `kind`'s entries: one count per status, then per score. */
+const statsColumns = (kind: TitleContentType): string =>
+  [
+    ...ENTRIES[kind].statuses.map(
+      (status) => `count(*) filter (where status = '${status}')::int as ${status}`,
+    ),
+    ...Array.from(
+      { length: 10 },
+      (_, i) => `count(*) filter (where score = ${i + 1})::int as score_${i + 1}`,
+    ),
+  ].join(', ');
 
 /**
- * Counted from the read entries when asked for, so the figures can never drift
- * from the lists; one grouped query per request.
+ * Counted from the list entries when asked for, so the figures can never drift from
+ * the lists; one grouped query per request and title kind.
  */
-function mangaStats(ctx: RequestContext): DataLoader<string, MangaStats> {
+function titleStats<S extends object>(
+  ctx: RequestContext,
+  kind: TitleContentType,
+  Stats: ClassType<S>,
+): DataLoader<string, S> {
+  const { table } = ENTRIES[kind];
   return ctx.loader(
-    'manga:stats',
+    `${kind}:stats`,
     () =>
-      new DataLoader<string, MangaStats>(async (manga) => {
-        const rows = await ctx.em
-          .createQueryBuilder(ReadEntry)
-          .select(['manga', 'status', 'score', raw('count(*)::int as count')])
-          .where({ manga: { $in: [...manga] } })
-          .groupBy(['manga', 'status', 'score'])
-          .execute<{ manga: string; status: ReadStatus; score: number; count: number }[]>('all');
-        const stats = new Map(manga.map((reference) => [reference, new MangaStats()]));
-        for (const row of rows) {
-          const target = stats.get(row.manga)!;
-          const { count } = row;
-          if (READ_STATUSES.includes(row.status)) target[row.status] += count;
-          if (row.score >= 1 && row.score <= 10) target[`score_${row.score}` as ScoreKey] += count;
-        }
-        return manga.map((reference) => stats.get(reference)!);
+      new DataLoader<string, S>(async (titles) => {
+        // The request's entity manager: inside a mutation's transaction, on its connection.
+        const rows = await ctx.em.execute<(S & { title: string })[]>(
+          `select ${kind}_reference as title, ${statsColumns(kind)} from ${table}
+            where ${kind}_reference in (?) group by ${kind}_reference`,
+          [[...titles]],
+        );
+        const byTitle = new Map(rows.map(({ title, ...stats }) => [title, stats as S]));
+        return titles.map((title) => byTitle.get(title) ?? (new Stats() as S));
       }),
   );
 }
 
-const STATS_COLUMNS = [
-  ...READ_STATUSES.map((status) => `count(*) filter (where status = '${status}') as ${status}`),
-  ...Array.from({ length: 10 }, (_, i) => `count(*) filter (where score = ${i + 1}) as score_${i + 1}`),
-];
-
-/** The lists add their statistics to the catalog's manga. */
-@Resolver(() => Manga)
-export class MangaStatsResolver {
-  @FieldResolver(() => MangaStats)
-  stats(@Root() manga: Manga, @Ctx() ctx: RequestContext): Promise<MangaStats> {
-    return mangaStats(ctx).load(manga.reference);
+/** The lists add their statistics to the catalog's titles of `kind`. */
+function TitleStatsResolver<T extends CatalogTitle, S extends object>(
+  Title: ClassType<T>,
+  Stats: ClassType<S>,
+  kind: TitleContentType,
+) {
+  @Resolver(() => Title)
+  class StatsResolver {
+    @FieldResolver(() => Stats)
+    stats(@Root() title: T, @Ctx() ctx: RequestContext): Promise<S> {
+      return titleStats(ctx, kind, Stats).load(title.reference);
+    }
   }
+  return StatsResolver;
 }
 
+export const AnimeStatsResolver = TitleStatsResolver(Anime, AnimeStats, 'anime');
+export const MangaStatsResolver = TitleStatsResolver(Manga, ReadingStats, 'manga');
+export const NovelStatsResolver = TitleStatsResolver(Novel, ReadingStats, 'novel');
+
+/** `stats` of a title of `kind` in SQL: the row of counts the field selects. */
+const statsSql = (kind: TitleContentType) =>
+  sqlRows((title, stats) => ({
+    from: `(select ${statsColumns(kind)} from ${ENTRIES[kind].table} where ${kind}_reference = ${title}.reference) ${stats}`,
+  }));
+
 /** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
-export const mangaStatsSqlForms: readonly SqlForm[] = [
-  // MangaStats reads the row of counts the `stats` field selects.
-  sqlRowType(MangaStats),
-  sqlFields(Manga, {
-    stats: sqlRows((manga, stats) => ({
-      from: `(select ${STATS_COLUMNS.join(', ')} from read_entry where manga_reference = ${manga}.reference) ${stats}`,
-    })),
-  }),
+export const titleStatsSqlForms: readonly SqlForm[] = [
+  sqlRowType(ReadingStats),
+  sqlRowType(AnimeStats),
+  sqlFields(Anime, { stats: statsSql('anime') }),
+  sqlFields(Manga, { stats: statsSql('manga') }),
+  sqlFields(Novel, { stats: statsSql('novel') }),
 ];

@@ -2,9 +2,8 @@ import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core'
 import { Field, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity';
 import type { NotificationType } from '../common/enums';
-import { JSONObjectScalar, UnixTime } from '../common/scalars';
+import { JSONObjectScalar, NotificationTypeEnum, UnixTime } from '../common/scalars';
 import { now, ReferencedEntity } from '../db/base.entity';
-import { NotificationTypeEnum } from './notification-type.enum';
 
 /**
  * One notification of one user (semantics §1.6, §4). Created only by `notify()`, in

@@ -3,6 +3,19 @@ import { slugParam } from '../rest/schemas';
 
 export const peopleRoutes: RestRoute[] = [
   {
+    method: 'GET',
+    path: '/people/{slug}',
+    summary: "A person's full record",
+    description:
+      'A person with the counts of anime, manga and novels credited (deleted titles not counted), voice roles (always 0) and comments.',
+    auth: 'none',
+    params: { slug: slugParam },
+    rootField: 'person',
+    document: `query Person($slug: String!) {
+        person(slug: $slug) { ...PersonFields anime_count manga_count novel_count characters_count comments_count }
+      }`,
+  },
+  {
     contract: 7,
     method: 'GET',
     path: '/people/{slug}/manga',

@@ -1,6 +1,4 @@
-import type { RequiredEntityData } from '@mikro-orm/core';
 import { Anime } from '../../src/catalog/anime.entity';
-import { AnimeCompany, Company } from '../../src/catalog/company.entity';
 import { Genre } from '../../src/catalog/genre.entity';
 import type { Manga } from '../../src/catalog/manga.entity';
 import { restRoutes } from '../../src/routes';
@@ -16,6 +14,7 @@ import {
   buildUser,
   buildWatchEntry,
   linkTitle,
+  linkCompany,
 } from '../factories';
 import { gql, type CallOptions } from '../setup/clients';
 import { useTestApp } from '../setup/harness';
@@ -71,17 +70,6 @@ async function animeWithGenres(anime: Anime, slugs: string[]): Promise<void> {
   const em = t.orm.em.fork();
   const loaded = await em.findOneOrFail(Anime, { reference: anime.reference }, { populate: ['genres'] });
   for (const genre of await genres(slugs)) loaded.genres.add(em.getReference(Genre, genre.reference));
-  await em.flush();
-}
-
-async function linkCompany(anime: Anime, slug: string, role: 'studio' | 'producer'): Promise<void> {
-  const em = t.orm.em.fork();
-  const company = (await em.findOne(Company, { slug })) ?? em.create(Company, { slug, name: slug });
-  em.create(AnimeCompany, {
-    anime: anime.reference,
-    company,
-    role,
-  } as unknown as RequiredEntityData<AnimeCompany>);
   await em.flush();
 }
 
@@ -240,8 +228,8 @@ describe('GraphQL catalog lists', () => {
       });
       await buildAnime(t.orm, { slug: 'c', score: 7, media_type: 'movie', status: 'finished' });
       await buildAnime(t.orm, { slug: 'gone', score: 10, deleted: true });
-      await linkCompany(a, 'madhouse', 'studio');
-      await linkCompany(b, 'madhouse', 'producer');
+      await linkCompany(t.orm, a, 'madhouse', 'studio');
+      await linkCompany(t.orm, b, 'madhouse', 'producer');
       await animeWithGenres(a, ['action']);
       await animeWithGenres(b, ['hentai']);
       expect(await animeSlugs({})).toEqual(['a', 'c']);

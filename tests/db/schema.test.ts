@@ -1,4 +1,10 @@
-import { type GraphQLInterfaceType, type GraphQLObjectType, isInterfaceType, isObjectType } from 'graphql';
+import {
+  getNamedType,
+  type GraphQLInterfaceType,
+  type GraphQLObjectType,
+  isInterfaceType,
+  isObjectType,
+} from 'graphql';
 import { buildAppSchema } from '../../src/schema';
 import { NSFW_GENRES } from '../../src/catalog/title-filters';
 import { buildGenre, buildNovel, linkTitle } from '../factories';
@@ -29,11 +35,24 @@ describe('GraphQL schema', () => {
       )
       .flatMap((type) => Object.keys(type.getFields()).map((field) => `${type.name}.${field}`));
     expect(outputFields).toContain('User.username');
+    // The one exception: the caller's own address, on the type only `me` answers (below).
     expect(
       outputFields.filter((field) =>
         /password|_hash|activation_token|forbidden_actions|\bemail\b/.test(field),
       ),
-    ).toEqual([]);
+    ).toEqual(['UserWithEmail.email']);
+  });
+
+  it('answers the caller’s own account (with its email) from `me` alone', async () => {
+    const schema = await buildAppSchema();
+    const fieldsOfType = Object.values(schema.getTypeMap())
+      .filter((type): type is GraphQLObjectType => isObjectType(type) && !type.name.startsWith('__'))
+      .flatMap((type) =>
+        Object.values(type.getFields())
+          .filter((field) => getNamedType(field.type).name === 'UserWithEmail')
+          .map((field) => `${type.name}.${field.name}`),
+      );
+    expect(fieldsOfType).toEqual(['Query.me']);
   });
 });
 

@@ -4,6 +4,8 @@ import type { RequiredEntityData } from '@mikro-orm/core';
 import { AuthToken } from '../../src/accounts/auth-token.entity';
 import { User } from '../../src/accounts/user.entity';
 import { AiringEpisode, Anime } from '../../src/catalog/anime.entity';
+import { AnimeCompany, Company } from '../../src/catalog/company.entity';
+import type { CompanyRole } from '../../src/common/enums';
 import { Genre } from '../../src/catalog/genre.entity';
 import { Magazine } from '../../src/catalog/magazine.entity';
 import { Manga } from '../../src/catalog/manga.entity';
@@ -124,7 +126,8 @@ export async function linkTitle(
   const loaded = await em.findOneOrFail(
     entity,
     { reference: title.reference },
-    { populate: ['genres', 'magazines'] as never },
+    // Anime have no magazines: only what is linked is loaded.
+    { populate: (links.magazines ? ['genres', 'magazines'] : ['genres']) as never },
   );
   links.genres?.forEach((g) => loaded.genres.add(em.getReference(Genre, g.reference)));
   links.magazines?.forEach((m) => loaded.magazines.add(em.getReference(Magazine, m.reference)));
@@ -241,4 +244,23 @@ export async function buildAiringEpisode(
   } as unknown as RequiredEntityData<AiringEpisode>);
   await em.flush();
   return row;
+}
+
+/** Links `anime` to the company `slug` (made on first use, named after its slug) as `role`. */
+export async function linkCompany(
+  orm: MikroORM,
+  anime: Anime,
+  slug: string,
+  role: CompanyRole,
+  o: Partial<Company> = {},
+): Promise<AnimeCompany> {
+  const em = orm.em.fork();
+  const company = (await em.findOne(Company, { slug })) ?? em.create(Company, { slug, name: slug, ...o });
+  const link = em.create(AnimeCompany, {
+    anime: anime.reference,
+    company,
+    role,
+  } as unknown as RequiredEntityData<AnimeCompany>);
+  await em.flush();
+  return link;
 }

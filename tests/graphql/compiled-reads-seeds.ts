@@ -7,8 +7,10 @@
 import type { RequestListener } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { User } from '../../src/accounts/user.entity';
-import type { Anime } from '../../src/catalog/anime.entity';
-import type { Manga } from '../../src/catalog/manga.entity';
+import { Anime } from '../../src/catalog/anime.entity';
+import { Manga } from '../../src/catalog/manga.entity';
+import type { Character } from '../../src/characters/character.entity';
+import { Person } from '../../src/people/person.entity';
 import { Novel } from '../../src/catalog/novel.entity';
 import { buildArticle } from '../articles/helpers';
 import { buildCollection as buildCollectionOf, buildCollectionVote } from '../collections/helpers';
@@ -31,6 +33,7 @@ import {
   buildToken,
   buildUser,
   buildWatchEntry,
+  linkCompany,
   linkTitle,
 } from '../factories';
 import { rest } from '../setup/clients';
@@ -195,6 +198,50 @@ export async function seedSchedule(orm: MikroORM, now: number, anime: Anime[]): 
   ];
   for (const [i, [title, offset]] of episodes.entries())
     await buildAiringEpisode(orm, title, i + 1, at(offset));
+}
+
+/**
+ * What the info pages show beyond the rows above: studios and producers of `anime-0`
+ * (ties broken by slug, a company without image), genres; stored-order links of
+ * `novel-1` and a review of it; `writer`'s anime and novel credits (one on a deleted
+ * anime); `member`'s anime and manga appearances (one in a deleted manga).
+ */
+export async function seedInfoPages(orm: MikroORM, member: Character): Promise<void> {
+  const em = orm.em.fork();
+  const anime = await em.findOneOrFail(Anime, { slug: 'anime-0' });
+  await linkCompany(orm, anime, 'z-studio', 'studio', { image: '/studio.png' });
+  await linkCompany(orm, anime, 'b-producer', 'producer');
+  await linkCompany(orm, anime, 'a-producer', 'producer', { image: 'https://abs.example/c.png' });
+  await linkTitle(orm, anime, { genres: [await buildGenre(orm, { slug: 'anime-genre', name_ua: null })] });
+  const novel = await em.findOneOrFail(Novel, { slug: 'novel-1' });
+  await em.nativeUpdate(
+    Novel,
+    { reference: novel.reference },
+    {
+      external: [
+        { url: 'https://r.example', text: 'Reader', type: 'read' },
+        { url: 'https://w.example', text: 'Watch', type: 'watch' },
+        { url: 'https://g.example', text: 'Home', type: 'general' },
+      ],
+    },
+  );
+  const reviewer = await buildUser(orm);
+  await buildComment(
+    orm,
+    reviewer,
+    { type: 'novel', reference: novel.reference, slug: 'novel-1' },
+    {
+      review_recommendation: 'maybe',
+    },
+  );
+  const writer = await em.findOneOrFail(Person, { slug: 'writer' });
+  const role = await buildRole(orm, { slug: 'w-direction', weight: 5 });
+  await buildCredit(orm, writer, { anime }, [role]);
+  await buildCredit(orm, writer, { anime: await buildAnime(orm, { deleted: true }) }, [role]);
+  await buildCredit(orm, writer, { novel }, []);
+  await buildAppearance(orm, member, { anime }, true);
+  await buildAppearance(orm, member, { manga: await em.findOneOrFail(Manga, { slug: 'edge-manga' }) });
+  await buildAppearance(orm, member, { manga: await buildManga(orm, { deleted: true }) });
 }
 
 /** The user `reader` (made if no seeding made it yet) and a new token of theirs. */
@@ -435,6 +482,7 @@ export async function seedEveryCompiledRoot(
     await buildAppearance(orm, member, { novel: each }, i === 0);
   await seedComments(orm);
   await seedCollections(orm);
+  await seedInfoPages(orm, member);
   await seedSystemNotification(orm, await orm.em.fork().findOneOrFail(User, { username: 'reader' }));
   const follower = await buildToken(orm, await buildUser(orm, { avatar_path: '/f.png' }));
   expect((await rest(app, 'PUT', '/follow/reader', undefined, { token: follower })).status).toBe(200);

@@ -94,6 +94,20 @@ const GENEROUS_LIMITS = {
   GRAPHQL_MAX_TOKENS: '1000000',
 };
 
+/**
+ * What the service stores nothing for (pages.md): anime links, videos and soundtracks
+ * (the import format has no field for them) and character descriptions. These fields
+ * answer `[]` or null by definition, so no answer shows them with a value.
+ */
+const STORED_NOWHERE = ['Anime.external', 'Anime.videos', 'Anime.ost', 'Character.description_ua'];
+const ONLY_IN_STORED_NOWHERE = ['AnimeVideo', 'AnimeOst'];
+const storedNowhere = (field: string) =>
+  STORED_NOWHERE.includes(field) || ONLY_IN_STORED_NOWHERE.includes(field.split('.')[0]);
+
+/** The lists of a root's answer that are empty by definition ({@link STORED_NOWHERE}). */
+const emptyByDefinition = (root: string): string[] =>
+  root === 'anime' ? ['anime.external', 'anime.videos', 'anime.ost'] : [];
+
 const paragraph = (text: string) => [{ type: 'p', children: [{ text }] }];
 
 /** The calls of each Query root, by root field name: a root without one fails the test. */
@@ -101,9 +115,11 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
   const missingToken: ErrorCode = 'auth:missing_token';
   return {
     allClients: { args: { input: {} }, as: 'admin', anonymous: missingToken },
+    anime: { args: { slug: seeded.anime } },
     animeList: {},
     animeSchedule: { args: { input: {} } },
     article: { args: { slug: seeded.article } },
+    character: { args: { slug: seeded.character } },
     articles: { args: { input: {} } },
     characterNovels: { args: { slug: seeded.character } },
     client: { args: { client_reference: seeded.ownerClient } },
@@ -132,11 +148,14 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
     latestComments: {},
     manga: { args: { slug: seeded.manga } },
     mangaList: {},
+    me: { anonymous: missingToken },
     notificationCount: { anonymous: missingToken },
     notifications: { anonymous: missingToken },
+    novel: { args: { slug: seeded.novel } },
     novelCharacters: { args: { slug: seeded.novel } },
     novelList: {},
     novelSearch: {},
+    person: { args: { slug: seeded.person } },
     personManga: { args: { slug: seeded.person } },
     randomReadEntry: {
       args: (['manga', 'novel'] as const).map((content_type) => ({
@@ -154,6 +173,7 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
     },
     thirdPartyTokens: { anonymous: missingToken },
     tokenInfo: { anonymous: missingToken },
+    user: { args: { username: seeded.followed } },
     vote: {
       args: [
         { content_type: 'article', slug: seeded.article },
@@ -400,7 +420,13 @@ describe('every field of every root', () => {
 
   it('answers every Query root with data to a caller who may see it', () => {
     expect(outcomes.query).toEqual(
-      outcomes.query.map(({ call, root }) => ({ call, root, codes: [], data: true, empty: [] })),
+      outcomes.query.map(({ call, root }) => ({
+        call,
+        root,
+        codes: [],
+        data: true,
+        empty: emptyByDefinition(root),
+      })),
     );
   });
 
@@ -429,7 +455,12 @@ describe('every field of every root', () => {
   });
 
   it('reached every selected field with a value, and every nullable relation with null', () => {
-    expect({ neverValued: seen.neverValued(selected), neverNull: seen.neverNull(selected) }).toEqual({
+    const neverValued = seen.neverValued(selected);
+    expect(neverValued.filter(storedNowhere)).toEqual([...selected].filter(storedNowhere).sort());
+    expect({
+      neverValued: neverValued.filter((field) => !storedNowhere(field)),
+      neverNull: seen.neverNull(selected),
+    }).toEqual({
       neverValued: [],
       neverNull: [],
     });
@@ -511,14 +542,19 @@ async function seed(orm: MikroORM, app: RequestListener, tokens: Map<Caller, str
 
 /**
  * The callers' tokens: the owner of the demo's client, third-party token and
- * notifications (with a cover, which no demo account has), an admin, an account whose
+ * notifications (with a cover and an ignored notification type, which no demo account has), an admin, an account whose
  * activation link has expired; and a reviewer, a spare token of the owner, and an
  * account waiting with a valid activation link.
  */
 async function seedAccounts({ orm, em, tokens, one }: Seeding) {
   const owner = await em.findOneOrFail(User, { username: 'demo_user' });
   const admin = await em.findOneOrFail(User, { username: 'demo_admin' });
-  await em.nativeUpdate(User, { reference: owner.reference }, { cover: '/covers/owner.jpg' });
+  // A notification type the run never sends, so that ignoring it hides nothing the test reads.
+  await em.nativeUpdate(
+    User,
+    { reference: owner.reference },
+    { cover: '/covers/owner.jpg', ignored_notifications: ['thirdparty_login'] },
+  );
   tokens.set('owner', await buildToken(orm, owner));
   tokens.set('admin', await buildToken(orm, admin));
   const waiting = (activationSecret: string, expires: Date) =>
@@ -553,6 +589,8 @@ async function pickTitles({ em, one }: Seeding, owner: User) {
     Anime,
     await one(
       `select a.reference as value from anime a where not a.deleted
+          and exists (select 1 from anime_company c where c.anime_reference = a.reference)
+          and exists (select 1 from airing_episode e where e.anime_reference = a.reference)
           and not exists (select 1 from watch_entry w where w.anime_reference = a.reference and w.user_reference = ?)
         order by a.slug limit 1`,
       [owner.reference],

@@ -51,6 +51,11 @@ const CONTENT_KINDS = ['Anime', 'Manga', 'Novel', 'Character', 'Person'];
 /** Every root with a SQL form, with arguments that reach the seeded rows. */
 export const roots: readonly CompiledRoot[] = [
   { field: 'manga', args: 'slug: "edge-manga"', alternativeArgs: 'slug: "writer-manga-0"' },
+  { field: 'anime', args: 'slug: "anime-0"', alternativeArgs: 'slug: "talked"' },
+  { field: 'novel', args: 'slug: "novel-1"', alternativeArgs: 'slug: "cast"' },
+  { field: 'person', args: 'slug: "writer"', alternativeArgs: 'slug: "a-author"' },
+  { field: 'character', args: 'slug: "cast-member"' },
+  { field: 'user', args: 'username: "reader"', alternativeArgs: 'username: "watcher"' },
   {
     field: 'novelSearch',
     args: 'page: 1, size: 20, input: {}',
@@ -109,6 +114,7 @@ export const roots: readonly CompiledRoot[] = [
     members: ['Manga'],
     callerOnly: true,
   },
+  { field: 'me', args: '', callerOnly: true },
   { field: 'notificationCount', args: '', callerOnly: true },
   { field: 'notifications', args: 'size: 20', callerOnly: true },
 ];

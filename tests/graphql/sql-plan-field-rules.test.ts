@@ -3,7 +3,7 @@ import { Authorized, type MiddlewareFn, UseMiddleware } from 'type-graphql';
 import { CatalogTitle } from '../../src/catalog/catalog-title.entity';
 import { CharactersResolver } from '../../src/characters/characters.resolver';
 import { compileSqlPlan } from '../../src/graphql/sql-plan/compile';
-import { MangaStatsResolver } from '../../src/lists/manga-stats';
+import { MangaStatsResolver } from '../../src/lists/title-stats';
 import { buildAppSchema } from '../../src/schema';
 import { buildManga, buildNovel, buildToken, buildUser } from '../factories';
 import { gql, rest } from '../setup/clients';

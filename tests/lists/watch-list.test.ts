@@ -1,12 +1,10 @@
-import type { RequiredEntityData } from '@mikro-orm/core';
 import type { User } from '../../src/accounts/user.entity';
 import { Anime } from '../../src/catalog/anime.entity';
-import { AnimeCompany, Company } from '../../src/catalog/company.entity';
 import { Genre } from '../../src/catalog/genre.entity';
 import type { WatchEntry } from '../../src/lists/watch-entry.entity';
 import type { RestRoute } from '../../src/rest/route';
 import { restRoutes } from '../../src/routes';
-import { buildAnime, buildGenre, buildToken, buildUser, buildWatchEntry } from '../factories';
+import { buildAnime, buildGenre, buildToken, buildUser, buildWatchEntry, linkCompany } from '../factories';
 import { gql, rest, type CallOptions } from '../setup/clients';
 import { ANIME_SUMMARY, PAGINATION, shapeProblems, WATCH_ENTRY, type Shape } from '../setup/contract-shapes';
 import { useTestApp } from '../setup/harness';
@@ -68,17 +66,6 @@ async function linkGenres(anime: Anime, slugs: string[]): Promise<void> {
     const genre = (await em.findOne(Genre, { slug })) ?? (await buildGenre(t.orm, { slug }));
     loaded.genres.add(em.getReference(Genre, genre.reference));
   }
-  await em.flush();
-}
-
-async function linkCompany(anime: Anime, slug: string, role: 'studio' | 'producer'): Promise<void> {
-  const em = t.orm.em.fork();
-  const company = (await em.findOne(Company, { slug })) ?? em.create(Company, { slug, name: slug });
-  em.create(AnimeCompany, {
-    anime: anime.reference,
-    company,
-    role,
-  } as unknown as RequiredEntityData<AnimeCompany>);
   await em.flush();
 }
 
@@ -228,9 +215,9 @@ describe('POST /watch/{username}/list (#21)', () => {
       const a = await entry('a');
       const b = await entry('b');
       await entry('none');
-      await linkCompany(a, 'madhouse', 'studio');
-      await linkCompany(b, 'madhouse', 'producer');
-      await linkCompany(b, 'bones', 'studio');
+      await linkCompany(t.orm, a, 'madhouse', 'studio');
+      await linkCompany(t.orm, b, 'madhouse', 'producer');
+      await linkCompany(t.orm, b, 'bones', 'studio');
       expect(await slugs({ studios: ['madhouse'] })).toEqual(['a']);
       expect(await slugs({ producers: ['madhouse'] })).toEqual(['b']);
       expect(await sorted({ studios: ['madhouse', 'bones'] })).toEqual(['a', 'b']);
@@ -574,7 +561,7 @@ describe('POST /watch/{username}/list (#21)', () => {
           { year: 2020, start_date: new Date('2020-01-10T00:00:00Z') },
           { score: i % 10 },
         );
-        if (i < 35) await linkCompany(anime, studio, 'studio');
+        if (i < 35) await linkCompany(t.orm, anime, studio, 'studio');
       }
       const count = async (body: Json, size: number) => {
         let length = 0;

@@ -155,6 +155,74 @@ export const MANGA_FULL: Shape = {
 };
 
 // ---------------------------------------------------------------------------
+// The page resources of ../shared/spec/pages.md.
+
+/** User (semantics §2), without `is_followed`. */
+export const USER: Shape = {
+  reference: 'string',
+  created: 'integer',
+  updated: 'integer',
+  description: 'string',
+  username: 'string',
+  avatar: 'string',
+  cover: 'string',
+  active: 'boolean',
+  role: 'string',
+};
+
+/** GET /user/me: User with email. */
+export const USER_WITH_EMAIL: Shape = { ...USER, email: 'string' };
+
+/** GET /user/{username}: User with is_followed. */
+export const USER_WITH_FOLLOWED: Shape = { ...USER, is_followed: 'boolean' };
+
+const GENRE: Shape = { name_ua: 'string', name_en: 'string', slug: 'string', type: 'string' };
+const SCORES = Array.from({ length: 10 }, (_, i) => `score_${i + 1}`);
+const integers = (keys: string[]): Shape =>
+  Object.fromEntries(keys.map((key): [string, FieldType] => [key, 'integer']));
+const REVIEW_STATS: Shape = integers(['yes', 'no', 'maybe']);
+
+/** Anime full record (GET /anime/{slug}). */
+export const ANIME_FULL: Shape = {
+  ...ANIME_SUMMARY,
+  synopsis_en: 'string',
+  synopsis_ua: 'string',
+  duration: 'integer',
+  synonyms: { arrayOf: 'string' },
+  nsfw: 'boolean',
+  has_franchise: 'boolean',
+  comments_count: 'integer',
+  genres: { arrayOf: GENRE },
+  companies: {
+    arrayOf: { company: { object: { image: 'string', slug: 'string', name: 'string' } }, type: 'string' },
+  },
+  external: { arrayOf: { url: 'string', text: 'string', type: 'string' } },
+  videos: { arrayOf: { url: 'string', title: 'string', description: 'string', video_type: 'string' } },
+  ost: {
+    arrayOf: { index: 'integer', title: 'string', author: 'string', spotify: 'string', ost_type: 'string' },
+  },
+  stats: { object: integers(['completed', 'watching', 'planned', 'on_hold', 'dropped', ...SCORES]) },
+  review_stats: { object: REVIEW_STATS },
+  schedule: { arrayOf: { episode: 'integer', airing_at: 'integer' } },
+};
+
+/** Novel full record (GET /novel/{slug}): the Manga full record's shape and review_stats. */
+export const NOVEL_FULL: Shape = { ...MANGA_FULL, review_stats: { object: REVIEW_STATS } };
+
+/** Person full record (GET /people/{slug}). */
+export const PERSON_FULL: Shape = {
+  ...PERSON,
+  ...integers(['anime_count', 'manga_count', 'novel_count', 'characters_count', 'comments_count']),
+};
+
+/** Character full record (GET /characters/{slug}); `description_ua` is always null. */
+export const CHARACTER_FULL: Shape = {
+  ...CHARACTER,
+  description_ua: 'string',
+  ...integers(['anime_count', 'manga_count', 'novel_count', 'voices_count', 'comments_count']),
+};
+
+// ---------------------------------------------------------------------------
 // Checking a body against a shape.
 
 export const kindOf = (value: unknown): string =>

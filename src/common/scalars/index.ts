@@ -22,6 +22,8 @@ export const JSONObjectScalar = new GraphQLScalarType({
 });
 
 export const RoleEnum = valueListType('UserRole', E.ROLES);
+/** A notification type (semantics §5). */
+export const NotificationTypeEnum = valueListType('NotificationType', E.NOTIFICATION_TYPES);
 export const AnimeMediaTypeEnum = valueListType('AnimeMediaType', E.ANIME_MEDIA_TYPES);
 export const MangaMediaTypeEnum = valueListType('MangaMediaType', E.MANGA_MEDIA_TYPES);
 export const NovelMediaTypeEnum = valueListType('NovelMediaType', E.NOVEL_MEDIA_TYPES);
@@ -44,3 +46,6 @@ export const TitleMediaTypeEnum = valueListType('TitleMediaType', [
 export const TitleContentTypeEnum = valueListType('TitleContentType', E.TITLE_CONTENT_TYPES);
 export const ExternalLinkTypeEnum = valueListType('ExternalLinkType', E.EXTERNAL_LINK_TYPES);
 export const GenreTypeEnum = valueListType('GenreType', E.GENRE_TYPES);
+export const CompanyRoleEnum = valueListType('CompanyRole', E.COMPANY_ROLES);
+export const AnimeVideoTypeEnum = valueListType('AnimeVideoType', E.ANIME_VIDEO_TYPES);
+export const AnimeOstTypeEnum = valueListType('AnimeOstType', E.ANIME_OST_TYPES);

@@ -1,5 +1,10 @@
 import { formulaSql } from '../../db/entity-rows';
-import { type EntityProperty, type MetadataStorage, ReferenceKind } from '@mikro-orm/core';
+import {
+  type EntityMetadata,
+  type EntityProperty,
+  type MetadataStorage,
+  ReferenceKind,
+} from '@mikro-orm/core';
 import {
   type DirectiveNode,
   type DocumentNode,
@@ -245,9 +250,26 @@ class Compiler {
 
   /** The entity's table, quoted (`user` is a reserved word). */
   tableOf(target: AnyClass): string {
-    const meta = this.metadata.find(target.name);
+    const meta = this.entityOf(target);
     if (!meta) throw new NotCompilable(`${target.name} is not an entity`);
     return `"${meta.tableName}"`;
+  }
+
+  /**
+   * The metadata of `target`'s entity: its own, or that of the entity it extends, for a
+   * GraphQL type that shows more of an entity's row than the entity's type does (the
+   * caller's own account with its email).
+   */
+  private entityOf(target: AnyClass): EntityMetadata | undefined {
+    for (
+      let current: unknown = target;
+      typeof current === 'function';
+      current = Object.getPrototypeOf(current)
+    ) {
+      const meta = this.metadata.find((current as AnyClass).name);
+      if (meta && !meta.abstract) return meta;
+    }
+    return undefined;
   }
 
   /** The fields of a selection set by response name, in order, fragments expanded and merged. */
@@ -398,7 +420,7 @@ class Compiler {
 
   /** The entity's column or formula behind `property`, its many-to-one relation, or a row type's column. */
   private propertyOf(type: GraphQLObjectType, target: AnyClass, property: string): ValueOrRows {
-    const meta = this.metadata.find(target.name);
+    const meta = this.entityOf(target);
     const column = meta?.properties[property as never] as EntityProperty | undefined;
     if (column?.kind === ReferenceKind.SCALAR) {
       if (column.formula) return { kind: 'value', sql: (row) => formulaSql(meta!, column, row) };
@@ -414,7 +436,7 @@ class Compiler {
 
   /** The row a single-column many-to-one relation points to, joined on the related primary key. */
   private relationOf(type: GraphQLObjectType, name: string): Extract<ValueOrRows, { kind: 'rows' }> {
-    const property = this.metadata.find(this.classOf(type).name)?.properties[name as never] as
+    const property = this.entityOf(this.classOf(type))?.properties[name as never] as
       EntityProperty | undefined;
     const related =
       property?.kind === ReferenceKind.MANY_TO_ONE ? this.metadata.find(property.type) : undefined;
