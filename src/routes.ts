@@ -2,7 +2,7 @@ import { accountRoutes } from './accounts/accounts.routes';
 import { catalogRoutes } from './catalog/catalog.routes';
 import { editTodoRoutes } from './catalog/edit-todo.routes';
 import { scheduleRoutes } from './catalog/schedule.routes';
-import { characterNovelRoutes } from './characters/character-novels.routes';
+import { characterTitleRoutes } from './characters/character-titles.routes';
 import { characterRoutes } from './characters/characters.routes';
 import { franchiseRoutes } from './franchises/franchise.routes';
 import { listRoutes } from './lists/lists.routes';
@@ -58,7 +58,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...scheduleRoutes,
   ...editTodoRoutes,
   ...peopleRoutes,
-  ...characterNovelRoutes,
+  ...characterTitleRoutes,
   ...randomReadRoutes,
   ...searchRoutes,
   ...watchListRoutes,

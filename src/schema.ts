@@ -9,7 +9,7 @@ import { NovelResolver, novelSqlForms } from './catalog/novel.resolver';
 import { EditTodoResolver, editTodoSqlForms } from './catalog/edit-todo.resolver';
 import { ScheduleResolver, scheduleSqlForms } from './catalog/schedule.resolver';
 import { CharactersResolver, charactersSqlForms } from './characters/characters.resolver';
-import { CharacterNovelsResolver, characterNovelsSqlForms } from './characters/character-novels.resolver';
+import { CharacterTitlesResolver, characterTitlesSqlForms } from './characters/character-titles.resolver';
 import type { RequestContext } from './context';
 import { FranchiseResolver, franchiseSqlForms } from './franchises/franchise.resolver';
 import { ReadEntryResolver, WatchEntryResolver, listEntrySqlForms } from './lists/list-entry.resolver';
@@ -36,9 +36,10 @@ import {
 } from './lists/title-stats';
 import { ProfileResolver, profileSqlForms } from './accounts/profile.resolver';
 import { PersonResolver, personSqlForms } from './people/person.resolver';
+import { StaffResolver, staffSqlForms } from './people/staff.resolver';
 import { CharacterResolver, characterSqlForms } from './characters/character.resolver';
 import { reviewStatsResolvers, reviewStatsSqlForms } from './comments/review-stats.resolver';
-import { PersonMangaResolver, personMangaSqlForms } from './people/person-manga.resolver';
+import { PersonTitlesResolver, personTitlesSqlForms } from './people/person-titles.resolver';
 import { CatalogListResolver } from './catalog/catalog-list.resolver';
 import { NovelSearchResolver, novelSearchSqlForms } from './catalog/novel-search.resolver';
 import { WatchListResolver, watchListSqlForms } from './lists/watch-list.resolver';
@@ -76,6 +77,7 @@ const resolvers: NonEmptyArray<ClassType> = [
   NovelStatsResolver,
   CreditResolver,
   PersonResolver,
+  StaffResolver,
   CharacterResolver,
   CharactersResolver,
   FranchiseResolver,
@@ -85,8 +87,8 @@ const resolvers: NonEmptyArray<ClassType> = [
   ReadResolver,
   ScheduleResolver,
   EditTodoResolver,
-  PersonMangaResolver,
-  CharacterNovelsResolver,
+  PersonTitlesResolver,
+  CharacterTitlesResolver,
   RandomReadResolver,
   NovelSearchResolver,
   CatalogListResolver,
@@ -125,11 +127,12 @@ const sqlForms = new SqlForms([
   ...scheduleSqlForms,
   ...externalLinkSqlForms,
   ...creditSqlForms,
-  ...personMangaSqlForms,
+  ...personTitlesSqlForms,
   ...personEntitySqlForms,
   ...personSqlForms,
+  ...staffSqlForms,
   ...titleAuthorsSqlForms,
-  ...characterNovelsSqlForms,
+  ...characterTitlesSqlForms,
   ...characterEntitySqlForms,
   ...charactersSqlForms,
   ...characterSqlForms,

@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphq
 import { liveTitleCounts, liveTitleCountsSql, type TitleLinks } from '../catalog/title-link-counts';
 import type { RequestContext } from '../context';
 import { sqlFields, sqlRoot, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
-import { findCharacterBySlug } from './character-novels.service';
+import { findCharacterBySlug } from './character-titles.service';
 import { Character } from './character.entity';
 import { liveAppearanceSql } from './characters.service';
 

@@ -34,4 +34,20 @@ export const characterRoutes: RestRoute[] = [
         }
       }`,
   },
+  ...(['anime', 'manga'] as const).map((kind): RestRoute => ({
+    method: 'GET',
+    path: `/${kind}/{slug}/characters`,
+    summary: `Characters of ${kind === 'anime' ? 'an anime' : 'a manga'}`,
+    description: `The characters of ${kind === 'anime' ? 'an anime' : 'a manga'}, main characters first, then by name.`,
+    auth: 'none',
+    params: { slug: slugParam },
+    paged: true,
+    rootField: `${kind}Characters`,
+    document: `query ${kind === 'anime' ? 'Anime' : 'Manga'}Characters($slug: String!, $page: Int, $size: Int) {
+          ${kind}Characters(slug: $slug, page: $page, size: $size) {
+            pagination { total pages page }
+            list { main character { ...CharacterFields } }
+          }
+        }`,
+  })),
 ];

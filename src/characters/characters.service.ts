@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findTitleBySlug } from '../catalog/catalog.service';
+import type { TitleContentType } from '../common/enums';
 import { type ListQuery, listPage } from '../common/pagination/paged-query';
 import type { Page, PageArgs } from '../common/pagination/pagination';
 import { concatSql, sql, type SqlFragment } from '../db/sql';
@@ -7,26 +8,28 @@ import { Appearance } from './appearance.entity';
 import type { Character } from './character.entity';
 
 /**
- * #19: the characters of a novel (`novel`: the SQL of its reference), main ones first,
- * then by English name (C collation, nulls last), then character reference.
+ * The characters of a title of `kind` (`title`: the SQL of its reference; #19 for
+ * novels), main ones first, then by English name (C collation, nulls last), then
+ * character reference.
  */
-export function novelCharactersQuery(novel: SqlFragment): ListQuery {
+export function titleCharactersQuery(kind: TitleContentType, title: SqlFragment): ListQuery {
   return {
     reference: 'a.reference',
     from: 'appearance a join character c on c.reference = a.character_reference',
-    where: concatSql('a.novel_reference = ', novel),
+    where: concatSql(`a.${kind}_reference = `, title),
     orderBy: sql('a.main desc, c.name_en collate "C" asc nulls last, c.reference asc'),
   };
 }
 
-/** A page of {@link novelCharactersQuery} with each character: four queries whatever the size. */
-export async function novelCharacters(
+/** A page of {@link titleCharactersQuery} with each character, the title found by its module slug. */
+export async function titleCharacters(
   em: EntityManager,
+  kind: TitleContentType,
   slug: string,
   args: PageArgs,
 ): Promise<Page<Appearance>> {
-  const novel = await findTitleBySlug(em, 'novel', slug, 'novel:not_found');
-  return listPage(em, Appearance, novelCharactersQuery(sql('?', novel.reference)), args, ['character']);
+  const title = await findTitleBySlug(em, kind, slug, `${kind}:not_found`);
+  return listPage(em, Appearance, titleCharactersQuery(kind, sql('?', title.reference)), args, ['character']);
 }
 
 /** SQL: whether the character (`character`: the SQL of its reference) appears in at least one live anime, manga or novel. */

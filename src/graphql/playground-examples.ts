@@ -1,6 +1,6 @@
 /**
  * The playground's example tabs: what a newcomer sees first when opening `/graphql` in a
- * browser. Each runs as it is against the demo data that `npm start` loads; the two
+ * browser. Each runs as it is against the demo data that `npm start` loads; the tabs
  * that act for a caller do so once the LogIn tab's token replaces the placeholder in
  * their Headers tab.
  *
@@ -20,6 +20,8 @@ export interface PlaygroundExample {
 
 /** A manga of the demo data (seed and scale of `npm start`) with authors: the one its "Try:" line names. */
 export const DEMO_MANGA_SLUG = 'manga-shadow-of-rukaki-0000f0';
+/** An anime of the demo data with characters, staff and studios: the anime page tab's. */
+export const DEMO_ANIME_SLUG = 'garden-of-nota-ii-000015';
 /** The demo account the log-in tab logs in as, with its password. */
 export const DEMO_LOGIN = { username: 'demo_user', password: 'demo-password' } as const;
 /** What a tab that needs a token holds in its Headers editor until the caller pastes one. */
@@ -108,9 +110,9 @@ query NovelSearch($input: NovelSearchInput) {
 const logIn: PlaygroundExample = {
   query: `# A token for the demo account (POST /auth/login does
 # the same). Copy the \`secret\` it answers into the
-# Headers tab of the next two tabs, in place of ${TOKEN_PLACEHOLDER}:
-# their requests then act for that account. To make an
-# account of your own: the \`signup\` mutation.
+# Headers tab of the next three tabs, in place of
+# ${TOKEN_PLACEHOLDER}: their requests then act for that account.
+# To make an account of your own: the \`signup\` mutation.
 mutation LogIn($input: LoginInput!) {
   login(input: $input) {
     secret
@@ -157,6 +159,53 @@ query MyWatchList(
   headers: tokenHeaders,
 };
 
+const animePage: PlaygroundExample = {
+  query: `# An anime's page in one request: the record (as
+# GET /anime/{slug}), its characters and its staff (the
+# page's tabs), each list paged. Three root fields, one
+# SQL statement each.
+query AnimePage($slug: String!) {
+  anime(slug: $slug) {
+    title_en
+    episodes_total
+    genres { name_en }
+    companies { type company { name } }
+    stats { completed watching planned }
+    review_stats { yes no maybe }
+    schedule { episode airing_at }
+  }
+  animeCharacters(slug: $slug, size: 6) {
+    pagination { total }
+    list { main character { slug name_en } }
+  }
+  animeStaff(slug: $slug, size: 6) {
+    list {
+      weight
+      person { slug name_en }
+      roles { name_en }
+    }
+  }
+}
+`,
+  variables: json({ slug: DEMO_ANIME_SLUG }),
+};
+
+const signedIn: PlaygroundExample = {
+  query: `# Who is signed in (GET /user/me): the account of
+# the token in the Headers tab (from the LogIn tab),
+# with its email and the notification types it ignores.
+query SignedIn {
+  me {
+    username
+    email
+    role
+    ignored_notifications
+  }
+}
+`,
+  headers: tokenHeaders,
+};
+
 const notificationCount: PlaygroundExample = {
   query: `# Live over the WebSocket at /graphql (graphql-ws): your
 # count of unseen notifications, once on subscribing,
@@ -175,8 +224,10 @@ subscription UnseenNotifications {
 /** The tabs in the order they open, the first active. */
 export const PLAYGROUND_EXAMPLES: readonly PlaygroundExample[] = [
   mangaPage,
+  animePage,
   novelSearch,
   logIn,
+  signedIn,
   watchList,
   notificationCount,
 ];

@@ -33,4 +33,55 @@ export const peopleRoutes: RestRoute[] = [
         }
       }`,
   },
+  {
+    method: 'GET',
+    path: '/people/{slug}/anime',
+    summary: 'Anime of a person',
+    description:
+      "The anime a person is credited on, best scored first, each with the person's roles on it and the caller's `watch` entries. Third-party tokens need `read:watchlist`.",
+    auth: 'optional',
+    params: { slug: slugParam },
+    paged: true,
+    rootField: 'personAnime',
+    document: `query PersonAnime($slug: String!, $page: Int, $size: Int) {
+        personAnime(slug: $slug, page: $page, size: $size) {
+          pagination { total pages page }
+          list { roles { name_en name_ua } anime { ...AnimeWithWatch } }
+        }
+      }`,
+  },
+  {
+    method: 'GET',
+    path: '/people/{slug}/novel',
+    summary: 'Novels of a person',
+    description:
+      "The novels a person is credited on, best scored first, each with the person's roles on it and the caller's `read` entries. Third-party tokens need `read:readlist`.",
+    auth: 'optional',
+    params: { slug: slugParam },
+    paged: true,
+    rootField: 'personNovel',
+    document: `query PersonNovel($slug: String!, $page: Int, $size: Int) {
+        personNovel(slug: $slug, page: $page, size: $size) {
+          pagination { total pages page }
+          list { roles { name_en name_ua } novel { ...NovelWithRead } }
+        }
+      }`,
+  },
+  {
+    method: 'GET',
+    path: '/anime/{slug}/staff',
+    summary: 'Staff of an anime',
+    description:
+      'The people credited on an anime with their roles and the roles’ summed weight, heaviest first, then by name.',
+    auth: 'none',
+    params: { slug: slugParam },
+    paged: true,
+    rootField: 'animeStaff',
+    document: `query AnimeStaff($slug: String!, $page: Int, $size: Int) {
+        animeStaff(slug: $slug, page: $page, size: $size) {
+          pagination { total pages page }
+          list { person { ...PersonFields } roles { name_ua name_en slug weight } weight }
+        }
+      }`,
+  },
 ];

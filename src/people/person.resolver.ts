@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphq
 import { liveTitleCounts, liveTitleCountsSql, type TitleLinks } from '../catalog/title-link-counts';
 import type { RequestContext } from '../context';
 import { sqlFields, sqlRoot, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
-import { findPersonBySlug } from './person-manga.service';
+import { findPersonBySlug } from './person-titles.service';
 import { Person } from './person.entity';
 
 const CREDITS: TitleLinks = { table: 'credit', of: 'person' };

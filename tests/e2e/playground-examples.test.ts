@@ -6,6 +6,7 @@ import {
   validate,
 } from 'graphql';
 import {
+  DEMO_ANIME_SLUG,
   DEMO_LOGIN,
   DEMO_MANGA_SLUG,
   PLAYGROUND_EXAMPLES,
@@ -50,12 +51,21 @@ describe('the playground examples', () => {
     expect(PLAYGROUND_EXAMPLES[0]).toEqual({ query: expect.any(String) });
   });
 
-  it('names a demo manga that has authors, and the demo account with its password', () => {
+  it('names a demo manga that has authors, a demo anime with characters, staff and studios, and the demo account with its password', () => {
     const manga = [...generateDemoCatalog({ seed: DEMO_SEED, scale: DEMO_SCALE, now: 0 })].flatMap(
       (part) => part.manga ?? [],
     );
     const example = manga.find((record) => record.slug === DEMO_MANGA_SLUG);
     expect(example).toMatchObject({ deleted: false, authors: expect.arrayContaining([expect.anything()]) });
+    const anime = [...generateDemoCatalog({ seed: DEMO_SEED, scale: DEMO_SCALE, now: 0 })].flatMap(
+      (part) => part.anime ?? [],
+    );
+    expect(anime.find((record) => record.slug === DEMO_ANIME_SLUG)).toMatchObject({
+      deleted: false,
+      characters: expect.arrayContaining([expect.anything()]),
+      staff: expect.arrayContaining([expect.anything()]),
+      studios: expect.arrayContaining([expect.anything()]),
+    });
     expect(DEMO_ACCOUNTS).toContain(DEMO_LOGIN.username);
     expect(DEMO_LOGIN.password).toBe(DEMO_PASSWORD);
   });

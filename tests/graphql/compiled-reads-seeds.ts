@@ -239,6 +239,9 @@ export async function seedInfoPages(orm: MikroORM, member: Character): Promise<v
   await buildCredit(orm, writer, { anime }, [role]);
   await buildCredit(orm, writer, { anime: await buildAnime(orm, { deleted: true }) }, [role]);
   await buildCredit(orm, writer, { novel }, []);
+  // Staff without weights: after the weighted, by English name.
+  for (const slug of ['a-author', 'b-author'])
+    await buildCredit(orm, await em.findOneOrFail(Person, { slug }), { anime }, []);
   await buildAppearance(orm, member, { anime }, true);
   await buildAppearance(orm, member, { manga: await em.findOneOrFail(Manga, { slug: 'edge-manga' }) });
   await buildAppearance(orm, member, { manga: await buildManga(orm, { deleted: true }) });

@@ -116,10 +116,14 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
   return {
     allClients: { args: { input: {} }, as: 'admin', anonymous: missingToken },
     anime: { args: { slug: seeded.anime } },
+    animeCharacters: { args: { slug: seeded.anime } },
     animeList: {},
     animeSchedule: { args: { input: {} } },
+    animeStaff: { args: { slug: seeded.anime } },
     article: { args: { slug: seeded.article } },
     character: { args: { slug: seeded.character } },
+    characterAnime: { args: { slug: seeded.character } },
+    characterManga: { args: { slug: seeded.character } },
     articles: { args: { input: {} } },
     characterNovels: { args: { slug: seeded.character } },
     client: { args: { client_reference: seeded.ownerClient } },
@@ -147,6 +151,7 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
     },
     latestComments: {},
     manga: { args: { slug: seeded.manga } },
+    mangaCharacters: { args: { slug: seeded.manga } },
     mangaList: {},
     me: { anonymous: missingToken },
     notificationCount: { anonymous: missingToken },
@@ -156,7 +161,9 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
     novelList: {},
     novelSearch: {},
     person: { args: { slug: seeded.person } },
+    personAnime: { args: { slug: seeded.person } },
     personManga: { args: { slug: seeded.person } },
+    personNovel: { args: { slug: seeded.person } },
     randomReadEntry: {
       args: (['manga', 'novel'] as const).map((content_type) => ({
         content_type,
@@ -591,6 +598,8 @@ async function pickTitles({ em, one }: Seeding, owner: User) {
       `select a.reference as value from anime a where not a.deleted
           and exists (select 1 from anime_company c where c.anime_reference = a.reference)
           and exists (select 1 from airing_episode e where e.anime_reference = a.reference)
+          and exists (select 1 from credit c where c.anime_reference = a.reference)
+          and exists (select 1 from appearance x where x.anime_reference = a.reference)
           and not exists (select 1 from watch_entry w where w.anime_reference = a.reference and w.user_reference = ?)
         order by a.slug limit 1`,
       [owner.reference],
@@ -614,6 +623,15 @@ async function pickTitles({ em, one }: Seeding, owner: User) {
     [novel.reference],
   );
   await em.nativeUpdate(Character, { slug: character }, { synonyms: ['Another name'] });
+  // The character and the person of the pages, in every kind of title.
+  const characterReference = await one(`select reference as value from character where slug = ?`, [
+    character,
+  ]);
+  await em.getConnection().execute(
+    `insert into appearance (reference, character_reference, anime_reference, manga_reference, main)
+      values (gen_random_uuid(), ?, ?, null, true), (gen_random_uuid(), ?, null, ?, false)`,
+    [characterReference, anime.reference, characterReference, manga.reference],
+  );
   const franchise = await one(
     `select f.reference as value from franchise f
       where exists (select 1 from anime a where a.franchise_reference = f.reference and not a.deleted)
@@ -631,11 +649,7 @@ async function pickTitles({ em, one }: Seeding, owner: User) {
     manga,
     novel,
     character,
-    person: await one(
-      `select p.slug as value from person p
-        where exists (select 1 from credit c where c.person_reference = p.reference and c.manga_reference is not null)
-        order by p.slug limit 1`,
-    ),
+    person: await creditedEverywhere({ em, one }, anime, novel),
     franchise: { anime: await member('anime'), manga: await member('manga'), novel: await member('novel') },
     article: await one(
       `select a.slug as value from article a where not a.draft and not a.deleted and a.content_reference is not null
@@ -643,6 +657,25 @@ async function pickTitles({ em, one }: Seeding, owner: User) {
         order by a.slug limit 1`,
     ),
   };
+}
+
+/** A person with manga credits, given credits on `anime` and `novel` (with the roles of one of theirs). */
+async function creditedEverywhere({ em, one }: Pick<Seeding, 'em' | 'one'>, anime: Anime, novel: Novel) {
+  const person = await one(
+    `select p.reference as value from person p
+      where exists (select 1 from credit c where c.person_reference = p.reference and c.manga_reference is not null)
+      order by p.slug limit 1`,
+  );
+  const role = await one(`select role_reference as value from credit_roles limit 1`);
+  await em.getConnection().execute(
+    `with credits as (
+       insert into credit (reference, person_reference, anime_reference, novel_reference)
+       values (gen_random_uuid(), ?, ?, null), (gen_random_uuid(), ?, null, ?) returning reference
+     )
+     insert into credit_roles (credit_reference, role_reference) select reference, ? from credits`,
+    [person, anime.reference, person, novel.reference, role],
+  );
+  return one(`select slug as value from person where reference = ?`, [person]);
 }
 
 type Titles = Awaited<ReturnType<typeof pickTitles>>;

@@ -55,6 +55,17 @@ export const roots: readonly CompiledRoot[] = [
   { field: 'novel', args: 'slug: "novel-1"', alternativeArgs: 'slug: "cast"' },
   { field: 'person', args: 'slug: "writer"', alternativeArgs: 'slug: "a-author"' },
   { field: 'character', args: 'slug: "cast-member"' },
+  { field: 'animeCharacters', args: 'slug: "anime-0", size: 20' },
+  { field: 'mangaCharacters', args: 'slug: "edge-manga", size: 20' },
+  {
+    field: 'animeStaff',
+    args: 'slug: "anime-0", size: 20',
+    alternativeArgs: 'slug: "anime-0", page: 2, size: 1',
+  },
+  { field: 'personAnime', args: 'slug: "writer", size: 20' },
+  { field: 'personNovel', args: 'slug: "writer", size: 20' },
+  { field: 'characterAnime', args: 'slug: "cast-member", size: 20' },
+  { field: 'characterManga', args: 'slug: "cast-member", size: 20' },
   { field: 'user', args: 'username: "reader"', alternativeArgs: 'username: "watcher"' },
   {
     field: 'novelSearch',

@@ -195,11 +195,18 @@ describe('operations compiled to one SQL statement', () => {
       .map((route) => `${route.method} ${route.path}`);
     expect(supporting.sort()).toEqual([
       'GET /anime/{slug}',
+      'GET /anime/{slug}/characters',
+      'GET /anime/{slug}/staff',
       'GET /characters/{slug}',
+      'GET /characters/{slug}/anime',
+      'GET /characters/{slug}/manga',
+      'GET /manga/{slug}/characters',
       'GET /notifications',
       'GET /notifications/count',
       'GET /novel/{slug}',
       'GET /people/{slug}',
+      'GET /people/{slug}/anime',
+      'GET /people/{slug}/novel',
       'GET /read/{content_type}/{slug}',
       'GET /user/me',
       'GET /user/{username}',

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Novel } from '../catalog/novel.entity';
+import type { TitleContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import { type ListQuery, listPage } from '../common/pagination/paged-query';
 import type { Page, PageArgs } from '../common/pagination/pagination';
@@ -8,12 +8,6 @@ import type { SqlSubject } from '../graphql/sql-plan/fields';
 import { Appearance } from './appearance.entity';
 import { Character } from './character.entity';
 import { hasLiveAppearance, liveAppearanceSql } from './characters.service';
-
-/** One novel of a character (#8). */
-export interface CharacterNovelEntry {
-  main: boolean;
-  novel: Novel;
-}
 
 /**
  * Module look-up of a character (semantics §1.8): the slug is lower-cased first, and
@@ -39,29 +33,24 @@ export function characterSubject(slug: string): SqlSubject {
 }
 
 /**
- * #8: the character's (`character`: the SQL of its reference) appearances in live
- * novels, by novel score, scored_by and reference, all desc.
+ * The character's (`character`: the SQL of its reference) appearances in live titles of
+ * `kind` (#8 for novels), by title score, scored_by and reference, all desc.
  */
-export function characterNovelsQuery(character: SqlFragment): ListQuery {
+export function characterTitlesQuery(kind: TitleContentType, character: SqlFragment): ListQuery {
   return {
     reference: 'a.reference',
-    from: 'appearance a join novel n on n.reference = a.novel_reference',
-    where: concatSql('not n.deleted and a.character_reference = ', character),
-    orderBy: sql('n.score desc, n.scored_by desc, n.reference desc'),
+    from: `appearance a join ${kind} t on t.reference = a.${kind}_reference`,
+    where: concatSql('not t.deleted and a.character_reference = ', character),
+    orderBy: sql('t.score desc, t.scored_by desc, t.reference desc'),
   };
 }
 
-/** A page of {@link characterNovelsQuery}: three queries whatever the page size. */
-export async function characterNovels(
+/** A page of {@link characterTitlesQuery}, each appearance with its title: three queries whatever the page size. */
+export function characterTitles(
   em: EntityManager,
+  kind: TitleContentType,
   character: Character,
   args: PageArgs,
-): Promise<Page<CharacterNovelEntry>> {
-  const page = await listPage(em, Appearance, characterNovelsQuery(sql('?', character.reference)), args, [
-    'novel',
-  ]);
-  return {
-    ...page,
-    list: page.list.map((appearance) => ({ main: appearance.main, novel: appearance.novel! })),
-  };
+): Promise<Page<Appearance>> {
+  return listPage(em, Appearance, characterTitlesQuery(kind, sql('?', character.reference)), args, [kind]);
 }

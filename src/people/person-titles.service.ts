@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Manga } from '../catalog/manga.entity';
+import type { TitleContentType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
 import { type ListQuery, listPage } from '../common/pagination/paged-query';
 import type { Page, PageArgs } from '../common/pagination/pagination';
@@ -7,13 +7,6 @@ import { concatSql, sql, type SqlFragment } from '../db/sql';
 import type { SqlSubject } from '../graphql/sql-plan/fields';
 import { Credit } from './credit.entity';
 import { Person } from './person.entity';
-import { compareRoles, type Role } from './role.entity';
-
-/** One manga of a person (#7) and the person's roles on it. */
-export interface PersonMangaEntry {
-  roles: Role[];
-  manga: Manga;
-}
 
 /** Module look-up of a person (semantics §1.8): the slug is lower-cased first. */
 export async function findPersonBySlug(em: EntityManager, slug: string): Promise<Person> {
@@ -31,31 +24,24 @@ export function personSubject(slug: string): SqlSubject {
 }
 
 /**
- * #7: the person's (`person`: the SQL of its reference) author credits on live manga,
- * by manga score, scored_by and reference, all desc.
+ * The person's (`person`: the SQL of its reference) credits on live titles of `kind`
+ * (#7 for manga), by title score, scored_by and reference, all desc.
  */
-export function personMangaQuery(person: SqlFragment): ListQuery {
+export function personTitlesQuery(kind: TitleContentType, person: SqlFragment): ListQuery {
   return {
     reference: 'c.reference',
-    from: 'credit c join manga m on m.reference = c.manga_reference',
-    where: concatSql('not m.deleted and c.person_reference = ', person),
-    orderBy: sql('m.score desc, m.scored_by desc, m.reference desc'),
+    from: `credit c join ${kind} t on t.reference = c.${kind}_reference`,
+    where: concatSql('not t.deleted and c.person_reference = ', person),
+    orderBy: sql('t.score desc, t.scored_by desc, t.reference desc'),
   };
 }
 
-/** A page of {@link personMangaQuery}, roles in {@link compareRoles} order: four queries whatever the size. */
-export async function personManga(
+/** A page of {@link personTitlesQuery}, each credit with its title and roles: four queries whatever the size. */
+export function personTitles(
   em: EntityManager,
+  kind: TitleContentType,
   person: Person,
   args: PageArgs,
-): Promise<Page<PersonMangaEntry>> {
-  const page = await listPage(em, Credit, personMangaQuery(sql('?', person.reference)), args, [
-    'manga',
-    'roles',
-  ]);
-  const list = page.list.map((credit) => ({
-    roles: credit.roles.getItems().sort(compareRoles),
-    manga: credit.manga!,
-  }));
-  return { ...page, list };
+): Promise<Page<Credit>> {
+  return listPage(em, Credit, personTitlesQuery(kind, sql('?', person.reference)), args, [kind, 'roles']);
 }
