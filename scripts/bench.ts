@@ -552,6 +552,22 @@ function restScenarios(d: Data): Scenario[] {
       floor: { slug: d.busyCharacter },
     },
     {
+      name: 'anime catalog',
+      route: 'POST /anime',
+      method: 'POST',
+      path: '/anime',
+      body: {},
+      floor: { ...page, input: {} },
+    },
+    {
+      name: 'manga catalog',
+      route: 'POST /manga',
+      method: 'POST',
+      path: '/manga',
+      body: {},
+      floor: { ...page, input: {} },
+    },
+    {
       name: 'user profile',
       route: 'GET /user/{username}',
       method: 'GET',

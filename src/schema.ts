@@ -40,7 +40,7 @@ import { StaffResolver, staffSqlForms } from './people/staff.resolver';
 import { CharacterResolver, characterSqlForms } from './characters/character.resolver';
 import { reviewStatsResolvers, reviewStatsSqlForms } from './comments/review-stats.resolver';
 import { PersonTitlesResolver, personTitlesSqlForms } from './people/person-titles.resolver';
-import { CatalogListResolver } from './catalog/catalog-list.resolver';
+import { CatalogListResolver, catalogListSqlForms } from './catalog/catalog-list.resolver';
 import { NovelSearchResolver, novelSearchSqlForms } from './catalog/novel-search.resolver';
 import { WatchListResolver, watchListSqlForms } from './lists/watch-list.resolver';
 import { ArticleResolver } from './articles/article.resolver';
@@ -122,6 +122,7 @@ const sqlForms = new SqlForms([
   ...mangaEntitySqlForms,
   ...mangaSqlForms,
   ...novelSearchSqlForms,
+  ...catalogListSqlForms,
   ...novelEntitySqlForms,
   ...novelSqlForms,
   ...scheduleSqlForms,

@@ -148,7 +148,8 @@ export class MangaListInput extends ReadableListFields {
   @Field(() => [MangaMediaTypeEnum], { nullable: true })
   media_type?: MangaMediaType[];
 }
-registerInputSpec(MangaListInput, readableListSpec(MANGA_MEDIA_TYPES));
+/** POST /manga's body: #3's, with manga media types. */
+export const MANGA_LIST_SPEC = registerInputSpec(MangaListInput, readableListSpec(MANGA_MEDIA_TYPES));
 
 // ---------------------------------------------------------------------------
 // Anime (#21 and `animeList`).
@@ -224,7 +225,7 @@ export function animeFilterProperties(): Record<string, JsonSchema> {
 /** The filters of an anime list. */
 export function animeFilters(
   input: AnimeFilterFields,
-  extra: Pick<TitleFilters, 'query' | 'hide_nsfw'> = {},
+  extra: Pick<TitleFilters, 'query' | 'hide_nsfw' | 'hide_rx'> = {},
 ): TitleFilters {
   return {
     years: yearsFilter(input.years),
@@ -257,7 +258,8 @@ export class AnimeListInput extends AnimeFilterFields {
   })
   sort?: string[];
 }
-registerInputSpec(AnimeListInput, {
+/** POST /anime's body: #21's filters without `watch_status`, a text query and the #3 sorts. */
+export const ANIME_LIST_SPEC = registerInputSpec(AnimeListInput, {
   properties: {
     ...animeFilterProperties(),
     query: nullableText(2, 255),

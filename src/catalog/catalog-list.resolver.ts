@@ -1,9 +1,10 @@
 import { Arg, Args, Ctx, ObjectType, Query, Resolver } from 'type-graphql';
 import { PageArgs, PagedType } from '../common/pagination/pagination';
 import type { RequestContext } from '../context';
+import { sqlRoot, type SqlForm } from '../graphql/sql-plan/fields';
 import { Anime } from './anime.entity';
-import { AnimeListInput, animeFilters, MangaListInput, readableFilters } from './catalog-list.inputs';
-import { listTitles } from './catalog-list.service';
+import { AnimeListInput, MangaListInput } from './catalog-list.inputs';
+import { animeListQuery, listTitles, mangaListQuery } from './catalog-list.service';
 import { Manga } from './manga.entity';
 import { NovelSearchInput } from './novel-search.inputs';
 import { NovelSearchPage } from './novel-search.resolver';
@@ -16,34 +17,34 @@ export class AnimeListPage extends PagedType(Anime) {}
 export class MangaListPage extends PagedType(Manga) {}
 
 /**
- * The catalog lists a frontend browses, one per title kind, with #3's filters, search,
- * sorts and NSFW auto-hide (anime with #21's filters instead of magazines). Optional
- * authentication: the caller's `watch`/`read` need `read:watchlist`/`read:readlist` from a
- * third-party token. Unlike #3, anime and manga lists do not check that genre, magazine
- * or company slugs exist: an unknown slug simply matches nothing (as in #21).
+ * The catalog lists a frontend browses, one per title kind (pages.md "Catalogs"):
+ * `animeList` (POST /anime) with #21's filters, a text query and the #3 sorts;
+ * `mangaList` (POST /manga) and `novelList` with #3's. Optional authentication with no
+ * scope for anime and manga; the company, magazine and genre slugs must exist.
  */
 @Resolver()
 export class CatalogListResolver {
-  @Query(() => AnimeListPage, { description: 'Anime catalog: #21 filters, `query`, #3 sorts.' })
+  @Query(() => AnimeListPage, {
+    description:
+      'POST /anime: the anime catalog, #21 filters, `query`, #3 sorts; anime rated rx hidden unless asked for.',
+  })
   async animeList(
     @Args(() => PageArgs) page: PageArgs,
     @Arg('input', () => AnimeListInput, { nullable: true }) input: AnimeListInput | null | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<AnimeListPage> {
-    await ctx.auth.optional(['read:watchlist']);
-    const { query, sort, genres = [] } = input ?? {};
-    const filters = animeFilters(input ?? {}, { query, hide_nsfw: genres.length === 0 && !query });
-    return listTitles(ctx, 'anime', filters, sort, page);
+    return listTitles(ctx, 'anime', await animeListQuery(ctx, input ?? {}), page);
   }
 
-  @Query(() => MangaListPage, { description: 'Manga catalog: the filters, search and sorts of #3.' })
+  @Query(() => MangaListPage, {
+    description: 'POST /manga: the manga catalog, the filters, search and sorts of #3.',
+  })
   async mangaList(
     @Args(() => PageArgs) page: PageArgs,
     @Arg('input', () => MangaListInput, { nullable: true }) input: MangaListInput | null | undefined,
     @Ctx() ctx: RequestContext,
   ): Promise<MangaListPage> {
-    await ctx.auth.optional(['read:readlist']);
-    return listTitles(ctx, 'manga', readableFilters(input ?? {}), input?.sort, page);
+    return listTitles(ctx, 'manga', await mangaListQuery(ctx, input ?? {}), page);
   }
 
   @Query(() => NovelSearchPage, { description: 'Novel catalog: the same as `novelSearch` (#3).' })
@@ -55,3 +56,18 @@ export class CatalogListResolver {
     return searchNovels(ctx, input ?? {}, page);
   }
 }
+
+/** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */
+export const catalogListSqlForms: readonly SqlForm[] = [
+  // The same pages in one SQL statement each (src/graphql/sql-plan).
+  sqlRoot('animeList', {
+    kind: 'page',
+    item: Anime,
+    query: (ctx, args) => animeListQuery(ctx, (args.input ?? {}) as AnimeListInput),
+  }),
+  sqlRoot('mangaList', {
+    kind: 'page',
+    item: Manga,
+    query: (ctx, args) => mangaListQuery(ctx, (args.input ?? {}) as MangaListInput),
+  }),
+];

@@ -1,4 +1,5 @@
 import type { RestRoute } from '../rest/route';
+import { ANIME_LIST_SPEC, MANGA_LIST_SPEC } from './catalog-list.inputs';
 import { NOVEL_SEARCH_SPEC } from './novel-search.inputs';
 
 export const searchRoutes: RestRoute[] = [
@@ -18,6 +19,42 @@ export const searchRoutes: RestRoute[] = [
         novelSearch(page: $page, size: $size, input: $input) {
           pagination { total pages page }
           list { ...NovelWithRead }
+        }
+      }`,
+  },
+  {
+    method: 'POST',
+    path: '/anime',
+    summary: 'Browse the anime catalog',
+    description:
+      "The anime catalog filtered as a watch list is (years or seasons, media type, rating, status, source, season, producers, studios, genres, score ranges), with an optional typo-tolerant title `query`, sorted by `field:asc|desc` entries. Anime rated `rx` are left out unless a rating, an explicit genre or a `query` is given. Each anime carries the caller's `watch` entries.",
+    auth: 'optional',
+    params: {},
+    paged: true,
+    body: ANIME_LIST_SPEC,
+    rootField: 'animeList',
+    document: `query AnimeList($page: Int, $size: Int, $input: AnimeListInput) {
+        animeList(page: $page, size: $size, input: $input) {
+          pagination { total pages page }
+          list { ...AnimeWithWatch }
+        }
+      }`,
+  },
+  {
+    method: 'POST',
+    path: '/manga',
+    summary: 'Browse the manga catalog',
+    description:
+      "The manga catalog with the filters, typo-tolerant `query` and sorts of the novel search. Each manga carries the caller's `read` entries.",
+    auth: 'optional',
+    params: {},
+    paged: true,
+    body: MANGA_LIST_SPEC,
+    rootField: 'mangaList',
+    document: `query MangaList($page: Int, $size: Int, $input: MangaListInput) {
+        mangaList(page: $page, size: $size, input: $input) {
+          pagination { total pages page }
+          list { ...MangaWithRead }
         }
       }`,
   },

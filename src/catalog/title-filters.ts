@@ -53,6 +53,8 @@ export interface TitleFilters {
   query?: string | null;
   /** Hide titles with an explicit genre (ecchi, erotica, hentai). */
   hide_nsfw?: boolean;
+  /** Hide anime rated `rx` (null ratings stay): the anime catalog's rule (pages.md decision 1). */
+  hide_rx?: boolean;
 }
 
 /** Genres whose titles the NSFW auto-hide removes (semantics §1.9); SQL `nsfw_genre_slugs()` holds the same. */
@@ -124,6 +126,7 @@ function genreConditions(kind: TitleContentType, t: string, filters: TitleFilter
     ...(exclude.length > 0 ? [linked('not in', exclude)] : []),
     // The flag the database keeps from the genre links (catalog-title.entity.ts).
     ...(filters.hide_nsfw ? [sql(`not ${t}.has_nsfw_genre`)] : []),
+    ...(filters.hide_rx ? [sql(`${t}.rating is distinct from 'rx'`)] : []),
   ];
 }
 

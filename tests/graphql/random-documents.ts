@@ -77,6 +77,12 @@ export const roots: readonly CompiledRoot[] = [
   { field: 'novelSearch', args: 'page: 1, size: 20, input: { genres: ["hentai"] }' },
   { field: 'novelCharacters', args: 'slug: "cast", size: 20' },
   {
+    field: 'animeList',
+    args: 'size: 20, input: {}',
+    alternativeArgs: 'page: 2, size: 3, input: { sort: ["start_date:asc"] }',
+  },
+  { field: 'mangaList', args: 'size: 20, input: { sort: ["score:asc"] }' },
+  {
     field: 'watchList',
     args: 'username: "watcher", size: 20, input: {}',
     alternativeArgs: 'username: "watcher", size: 2, input: { sort: ["watch_score:asc"] }',

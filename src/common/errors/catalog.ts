@@ -116,6 +116,12 @@ export const ERROR_CATALOG = {
   'character:not_found': { status: 404, en: 'Character not found', uk: 'Персонажа не знайдено' },
   'novel:unknown_magazine': { status: 400, en: 'Unknown magazine', uk: 'Невідомий журнал' },
   'novel:unknown_genre': { status: 400, en: 'Unknown genre', uk: 'Невідомий жанр' },
+  // The catalog pages' lists (pages.md "New error codes").
+  'anime:unknown_producer': { status: 400, en: 'Unknown producer', uk: 'Невідомий виробник' },
+  'anime:unknown_studio': { status: 400, en: 'Unknown studio', uk: 'Невідома студія' },
+  'anime:unknown_genre': { status: 400, en: 'Unknown genre', uk: 'Невідомий жанр' },
+  'manga:unknown_genre': { status: 400, en: 'Unknown genre', uk: 'Невідомий жанр' },
+  'manga:unknown_magazine': { status: 400, en: 'Unknown magazine', uk: 'Невідомий журнал' },
   'schedule:watch_no_user': {
     status: 400,
     en: "You can't use only_watch without user",
