@@ -73,7 +73,7 @@ describe('routing', () => {
       ['a literal segment in another case on #13', '/Related/anime/x/franchise'],
       ['an unknown path', '/no/such/path'],
       ['an extra segment', '/manga/x/extra'],
-      ['the bare collection path', '/manga'],
+      ['the bare collection path', '/comments'],
       ['a trailing slash on /graphql', '/graphql/'],
       ['a path below /graphql', '/graphql/x'],
       ['an unknown playground asset', '/graphql/assets/nope.js'],

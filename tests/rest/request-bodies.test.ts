@@ -29,6 +29,8 @@ const MINIMAL_BODIES: Record<string, Json> = {
   'PUT /read/{content_type}/{slug}': { status: 'planned' },
   'POST /schedule/anime': {},
   'POST /novel': {},
+  'POST /anime': {},
+  'POST /manga': {},
   'POST /watch/{username}/list': {},
   'POST /client': { name: 'My app', description: 'An app', endpoint: 'https://example.com/' },
   'POST /client/all': {},
@@ -84,6 +86,16 @@ const INTEGER_FIELDS: Record<string, [field: string, given: unknown, read: unkno
     ['years', ['1990', '2026'], [1990, 2026]],
     ['score', ['5', null], [5, null]],
     ['native_score', [null, '9'], [null, 9]],
+  ],
+  'POST /manga': [
+    ['years', ['1990', '2026'], [1990, 2026]],
+    ['score', ['5', null], [5, null]],
+    ['native_score', [null, '9'], [null, 9]],
+  ],
+  'POST /anime': [
+    ['years', ['1990', '2026'], [1990, 2026]],
+    ['score', ['-0', '10'], [0, 10]],
+    ['native_score', ['1', null], [1, null]],
   ],
   'POST /watch/{username}/list': [
     ['years', ['1990', '2026'], [1990, 2026]],
