@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { type ClassType, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { TITLE_CONTENT_TYPES, type TitleContentType } from '../common/enums';
 import type { RequestContext } from '../context';
 import { sqlValue, type SqlField } from '../graphql/sql-plan/fields';
@@ -48,3 +49,32 @@ export const liveTitleCountsSql = (links: TitleLinks): Record<`${TitleContentTyp
   manga_count: sqlValue((parent) => liveCountSql(links, 'manga', `${parent}.reference`), 'integer'),
   novel_count: sqlValue((parent) => liveCountSql(links, 'novel', `${parent}.reference`), 'integer'),
 });
+
+/**
+ * The three counts as fields of `Type` (people, characters), read from {@link liveTitleCounts};
+ * `linked` says what is counted ("Credits on", "Appearances in").
+ */
+export function LiveTitleCountFields<T extends { reference: string }>(
+  Type: ClassType<T>,
+  links: TitleLinks,
+  linked: string,
+) {
+  @Resolver(() => Type)
+  abstract class LiveTitleCountResolver {
+    @FieldResolver(() => Int, { description: `${linked} anime (deleted ones not counted).` })
+    async anime_count(@Root() row: T, @Ctx() ctx: RequestContext): Promise<number> {
+      return (await liveTitleCounts(ctx, links).load(row.reference)).anime_count;
+    }
+
+    @FieldResolver(() => Int, { description: `${linked} manga (deleted ones not counted).` })
+    async manga_count(@Root() row: T, @Ctx() ctx: RequestContext): Promise<number> {
+      return (await liveTitleCounts(ctx, links).load(row.reference)).manga_count;
+    }
+
+    @FieldResolver(() => Int, { description: `${linked} novels (deleted ones not counted).` })
+    async novel_count(@Root() row: T, @Ctx() ctx: RequestContext): Promise<number> {
+      return (await liveTitleCounts(ctx, links).load(row.reference)).novel_count;
+    }
+  }
+  return LiveTitleCountResolver;
+}

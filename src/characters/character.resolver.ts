@@ -1,5 +1,5 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import { liveTitleCounts, liveTitleCountsSql, type TitleLinks } from '../catalog/title-link-counts';
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver } from 'type-graphql';
+import { LiveTitleCountFields, liveTitleCountsSql, type TitleLinks } from '../catalog/title-link-counts';
 import type { RequestContext } from '../context';
 import { sqlFields, sqlRoot, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { findCharacterBySlug } from './character-titles.service';
@@ -10,7 +10,7 @@ const APPEARANCES: TitleLinks = { table: 'appearance', of: 'character' };
 
 /** A character's page: the look-up and the counts of its full record. */
 @Resolver(() => Character)
-export class CharacterResolver {
+export class CharacterResolver extends LiveTitleCountFields(Character, APPEARANCES, 'Appearances in') {
   /** GET /characters/{slug}: no authentication. */
   @Query(() => Character, { description: 'GET /characters/{slug}: a character’s full record.' })
   character(@Arg('slug', () => String) slug: string, @Ctx() ctx: RequestContext): Promise<Character> {
@@ -23,21 +23,6 @@ export class CharacterResolver {
   })
   description_ua(): null {
     return null;
-  }
-
-  @FieldResolver(() => Int, { description: 'Appearances in anime (deleted ones not counted).' })
-  async anime_count(@Root() character: Character, @Ctx() ctx: RequestContext): Promise<number> {
-    return (await liveTitleCounts(ctx, APPEARANCES).load(character.reference)).anime_count;
-  }
-
-  @FieldResolver(() => Int, { description: 'Appearances in manga (deleted ones not counted).' })
-  async manga_count(@Root() character: Character, @Ctx() ctx: RequestContext): Promise<number> {
-    return (await liveTitleCounts(ctx, APPEARANCES).load(character.reference)).manga_count;
-  }
-
-  @FieldResolver(() => Int, { description: 'Appearances in novels (deleted ones not counted).' })
-  async novel_count(@Root() character: Character, @Ctx() ctx: RequestContext): Promise<number> {
-    return (await liveTitleCounts(ctx, APPEARANCES).load(character.reference)).novel_count;
   }
 
   @FieldResolver(() => Int, { description: 'Voice actors: always 0, the service stores no voice acting.' })

@@ -1,5 +1,5 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import { liveTitleCounts, liveTitleCountsSql, type TitleLinks } from '../catalog/title-link-counts';
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver } from 'type-graphql';
+import { LiveTitleCountFields, liveTitleCountsSql, type TitleLinks } from '../catalog/title-link-counts';
 import type { RequestContext } from '../context';
 import { sqlFields, sqlRoot, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { findPersonBySlug } from './person-titles.service';
@@ -9,26 +9,11 @@ const CREDITS: TitleLinks = { table: 'credit', of: 'person' };
 
 /** A person's page: the look-up and the counts of its full record. */
 @Resolver(() => Person)
-export class PersonResolver {
+export class PersonResolver extends LiveTitleCountFields(Person, CREDITS, 'Credits on') {
   /** GET /people/{slug}: no authentication. */
   @Query(() => Person, { description: 'GET /people/{slug}: a person’s full record.' })
   person(@Arg('slug', () => String) slug: string, @Ctx() ctx: RequestContext): Promise<Person> {
     return findPersonBySlug(ctx.em, slug);
-  }
-
-  @FieldResolver(() => Int, { description: 'Credits on anime (deleted ones not counted).' })
-  async anime_count(@Root() person: Person, @Ctx() ctx: RequestContext): Promise<number> {
-    return (await liveTitleCounts(ctx, CREDITS).load(person.reference)).anime_count;
-  }
-
-  @FieldResolver(() => Int, { description: 'Credits on manga (deleted ones not counted).' })
-  async manga_count(@Root() person: Person, @Ctx() ctx: RequestContext): Promise<number> {
-    return (await liveTitleCounts(ctx, CREDITS).load(person.reference)).manga_count;
-  }
-
-  @FieldResolver(() => Int, { description: 'Credits on novels (deleted ones not counted).' })
-  async novel_count(@Root() person: Person, @Ctx() ctx: RequestContext): Promise<number> {
-    return (await liveTitleCounts(ctx, CREDITS).load(person.reference)).novel_count;
   }
 
   @FieldResolver(() => Int, { description: 'Voice roles: always 0, the service stores no voice acting.' })
