@@ -31,7 +31,7 @@ const domainTiers = [
   ['notifications'],
   ['clients', 'follows', 'votes'],
   ['collections'],
-  ['articles'],
+  ['articles', 'favourites'],
   ['comments'],
 ];
 

@@ -32,6 +32,7 @@ import { Credit } from './people/credit.entity';
 import { Person } from './people/person.entity';
 import { Role } from './people/role.entity';
 import { Vote } from './votes/vote.entity';
+import { Favourite } from './favourites/favourite.entity';
 import { ReferencedEntity } from './db/base.entity';
 import { initOrm } from './db/database';
 import { ormOptions, type OrmOptionsInput } from './db/orm-options';
@@ -72,6 +73,7 @@ export const entities = [
   Comment,
   CommentVersion,
   Vote,
+  Favourite,
   Collection,
   CollectionItem,
   Article,

@@ -10,6 +10,7 @@ import { randomReadRoutes } from './lists/random-read.routes';
 import { peopleRoutes } from './people/people.routes';
 import { searchRoutes } from './catalog/search.routes';
 import { watchListRoutes } from './lists/watch-list.routes';
+import { readListRoutes } from './lists/read-list.routes';
 import { followRoutes } from './follows/follow.routes';
 import { notificationRoutes } from './notifications/notification.routes';
 import { clientRoutes } from './clients/clients.routes';
@@ -17,6 +18,7 @@ import { collectionRoutes } from './collections/collections.routes';
 import { articleRoutes } from './articles/article.routes';
 import { voteRoutes } from './votes/vote.routes';
 import { commentRoutes } from './comments/comment.routes';
+import { favouriteRoutes } from './favourites/favourite.routes';
 import { accountFragments } from './accounts/accounts.fragments';
 import { articleFragments } from './articles/article.fragments';
 import { catalogFragments } from './catalog/catalog.fragments';
@@ -27,6 +29,7 @@ import { commentFragments } from './comments/comment.fragments';
 import { listFragments } from './lists/list.fragments';
 import { notificationFragments } from './notifications/notification.fragments';
 import { peopleFragments } from './people/people.fragments';
+import { favouriteFragments } from './favourites/favourites.fragments';
 import { FragmentLibrary } from './rest/fragments';
 import type { RestRoute } from './rest/route';
 
@@ -42,6 +45,7 @@ export const restFragments = new FragmentLibrary([
   ...collectionFragments,
   ...articleFragments,
   ...commentFragments,
+  ...favouriteFragments,
 ]);
 
 /**
@@ -62,6 +66,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...randomReadRoutes,
   ...searchRoutes,
   ...watchListRoutes,
+  ...readListRoutes,
   ...clientRoutes,
   ...accountRoutes,
   ...notificationRoutes,
@@ -70,4 +75,5 @@ export const restRoutes: readonly RestRoute[] = [
   ...collectionRoutes,
   ...articleRoutes,
   ...voteRoutes,
+  ...favouriteRoutes,
 ].map((route) => ({ ...route, document: restFragments.complete(route.document) }));

@@ -43,6 +43,8 @@ import { PersonTitlesResolver, personTitlesSqlForms } from './people/person-titl
 import { CatalogListResolver, catalogListSqlForms } from './catalog/catalog-list.resolver';
 import { NovelSearchResolver, novelSearchSqlForms } from './catalog/novel-search.resolver';
 import { WatchListResolver, watchListSqlForms } from './lists/watch-list.resolver';
+import { ReadListResolver, readListSqlForms } from './lists/read-list.resolver';
+import { FavouriteResolver, favouriteSqlForms } from './favourites/favourite.resolver';
 import { ArticleResolver } from './articles/article.resolver';
 import { VoteResolver } from './votes/vote.resolver';
 import { clientResolvers } from './clients/resolvers';
@@ -93,6 +95,7 @@ const resolvers: NonEmptyArray<ClassType> = [
   NovelSearchResolver,
   CatalogListResolver,
   WatchListResolver,
+  ReadListResolver,
   ...clientResolvers,
   ArticleResolver,
   VoteResolver,
@@ -104,6 +107,7 @@ const resolvers: NonEmptyArray<ClassType> = [
   CommentResolver,
   ...reviewStatsResolvers,
   ...collectionResolvers,
+  FavouriteResolver,
 ];
 
 /**
@@ -144,6 +148,7 @@ const sqlForms = new SqlForms([
   ...readSqlForms,
   ...titleEntriesSqlForms,
   ...watchListSqlForms,
+  ...readListSqlForms,
   ...watchSqlForms,
   ...notificationSqlForms,
   ...followSqlForms,
@@ -152,6 +157,7 @@ const sqlForms = new SqlForms([
   ...commentEntitySqlForms,
   ...commentSqlForms,
   ...reviewStatsSqlForms,
+  ...favouriteSqlForms,
 ]);
 
 /** `@Authorized()` means required authentication; the session throws the catalog's errors. */

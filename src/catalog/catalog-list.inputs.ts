@@ -67,9 +67,9 @@ const bounds = (pair: readonly (number | null)[] | null | undefined): Bounds | u
 // ---------------------------------------------------------------------------
 // Manga and novels (#3 and `mangaList`).
 
-/** Filters of manga and novel lists (semantics §2 #3); subclasses add `media_type`. */
+/** Filters of manga and novel titles (semantics §2 #3, §1.9); subclasses add `media_type` and more. */
 @InputType()
-export abstract class ReadableListFields {
+export abstract class ReadableFilterFields {
   @Field(() => [IntegerInput], {
     nullable: 'itemsAndList',
     description: 'null, `[]` or `[y0, y1]`: integers > 0 or nulls, y0 ≤ y1.',
@@ -96,7 +96,11 @@ export abstract class ReadableListFields {
 
   @Field(() => [IntegerInput], { nullable: 'itemsAndList', description: '`[min, max]`, 0..10 or null.' })
   native_score?: (number | null)[];
+}
 
+/** Filters of manga and novel catalog lists (semantics §2 #3): a text query and the #3 sorts. */
+@InputType()
+export abstract class ReadableListFields extends ReadableFilterFields {
   @Field(() => String, { nullable: true, description: 'Typo-tolerant title search, 2..255 characters.' })
   query?: string | null;
 
@@ -107,27 +111,37 @@ export abstract class ReadableListFields {
   sort?: string[];
 }
 
+/** The manga and novel filter fields of a body, in the contract's order of #3. */
+export function readableFilterProperties(mediaTypes: readonly string[]): Record<string, JsonSchema> {
+  return {
+    years: optionalRangePair(1),
+    media_type: enumArray(mediaTypes),
+    status: enumArray(RELEASE_STATUSES),
+    only_translated: booleanField,
+    magazines: stringArray(),
+    genres: stringArray(),
+    score: rangePair(0, 10),
+    native_score: rangePair(0, 10),
+  };
+}
+
 /** The body of a manga or novel list, in the contract's order of #3. */
 export function readableListSpec(mediaTypes: readonly string[]): ObjectSpec {
   return {
     properties: {
-      years: optionalRangePair(1),
-      media_type: enumArray(mediaTypes),
-      status: enumArray(RELEASE_STATUSES),
-      only_translated: booleanField,
-      magazines: stringArray(),
-      genres: stringArray(),
-      score: rangePair(0, 10),
-      native_score: rangePair(0, 10),
+      ...readableFilterProperties(mediaTypes),
       query: nullableText(2, 255),
       sort: sortField(TITLE_SORT_FIELDS),
     },
   };
 }
 
-/** The filters of a manga or novel list; explicit genres hide nothing, nor does a query. */
+/**
+ * The filters of manga or novel titles. Catalog lists hide explicit titles unless genres
+ * or a query are given (§1.9); a user's list hides nothing and has no query.
+ */
 export function readableFilters(
-  input: ReadableListFields & { media_type?: readonly string[] },
+  input: ReadableFilterFields & { media_type?: readonly string[]; query?: string | null },
 ): TitleFilters {
   return {
     years: yearsFilter(input.years),

@@ -80,6 +80,9 @@ export class CollectionPage extends PagedType(Collection) {}
  */
 const servesPreviews = new RootFieldState<boolean>(false);
 
+/** Makes the root field of `info` serve its collections as previews, as #15 does (favourite collections). */
+export const servePreviews = (info: GraphQLResolveInfo): void => servesPreviews.set(info, true);
+
 /**
  * Collections (semantics §3.7, contract #14 and #15). `@Authorized()` authenticates
  * before the input is checked, as REST does; permissions and scopes are checked by
@@ -138,7 +141,7 @@ export class CollectionResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<CollectionPage> {
-    servesPreviews.set(info, true);
+    servePreviews(info);
     return searchCollections(ctx, input ?? {}, page);
   }
 }

@@ -1,5 +1,11 @@
 import { type Fragment, fragment } from '../rest/fragments';
 
+/** Contract Collection fields, for selections on types that extend Collection (a favourite collection). */
+export const COLLECTION_FIELDS = `reference data_type content_type description title visibility
+  author { ...UserFields is_followed }
+  labels_order created updated comments_count vote_score my_score entries tags spoiler nsfw
+  collection { ...CollectionItemFields }`;
+
 /** The collections' contract resources (src/rest/fragments.ts). */
 export const collectionFragments: readonly Fragment[] = [
   /** Contract CollectionItem: `content` with the caller's `watch`/`read` (semantics §1.7). */
@@ -16,12 +22,5 @@ export const collectionFragments: readonly Fragment[] = [
       } }`,
   ),
   /** Contract Collection, its author with `is_followed`. */
-  fragment(
-    'CollectionFields',
-    'Collection',
-    `{ reference data_type content_type description title visibility
-      author { ...UserFields is_followed }
-      labels_order created updated comments_count vote_score my_score entries tags spoiler nsfw
-      collection { ...CollectionItemFields } }`,
-  ),
+  fragment('CollectionFields', 'Collection', `{ ${COLLECTION_FIELDS} }`),
 ];

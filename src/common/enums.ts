@@ -42,6 +42,8 @@ export const TITLE_CONTENT_TYPES = ['anime', 'manga', 'novel'] as const;
 export const READ_CONTENT_TYPES = ['manga', 'novel'] as const;
 export const ARTICLE_CATEGORIES = ['original', 'reviews', 'system', 'news'] as const;
 export const VOTE_CONTENT_TYPES = ['collection', 'comment', 'article'] as const;
+/** What a user can keep as a favourite (pages.md "Anime page"). */
+export const FAVOURITE_CONTENT_TYPES = ['anime', 'manga', 'novel', 'character', 'collection'] as const;
 export const REVIEW_RECOMMENDATIONS = ['yes', 'no', 'maybe'] as const;
 export const NOTIFICATION_TYPES = [
   'comment_reply',
@@ -88,6 +90,8 @@ export const ACTION_TYPES = [
   'collection_create',
   'collection_update',
   'collection_delete',
+  'favourite_add',
+  'favourite_remove',
 ] as const;
 
 export type Role = (typeof ROLES)[number];
@@ -107,6 +111,7 @@ export type TitleContentType = (typeof TITLE_CONTENT_TYPES)[number];
 export type ReadContentType = (typeof READ_CONTENT_TYPES)[number];
 export type ArticleCategory = (typeof ARTICLE_CATEGORIES)[number];
 export type VoteContentType = (typeof VOTE_CONTENT_TYPES)[number];
+export type FavouriteContentType = (typeof FAVOURITE_CONTENT_TYPES)[number];
 export type ReviewRecommendation = (typeof REVIEW_RECOMMENDATIONS)[number];
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 export type ExternalLinkType = (typeof EXTERNAL_LINK_TYPES)[number];

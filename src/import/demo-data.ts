@@ -13,6 +13,7 @@ import { seedDemoClients } from '../clients/demo-clients';
 import { seedDemoCollections } from '../collections/demo-collections';
 import { seedDemoComments } from '../comments/comment-seeding';
 import { seedDemoFollowsAndNotifications } from '../follows/follow-seeding';
+import { seedDemoFavourites } from '../favourites/favourite-seeding';
 import { seedDemoListEntries } from './demo-list-entries';
 
 export const DEMO_PASSWORD = 'demo-password';
@@ -165,6 +166,7 @@ export async function seedDemoData(
     ['collections', (await seedDemoCollections(orm.em.fork(), random)).collections],
   ]);
   await phase('comments', async () => [['comments', await seedDemoComments(orm.em.fork(), random)]]);
+  await phase('favourites', async () => [['favourites', await seedDemoFavourites(orm.em.fork(), random)]]);
   await phase('planner statistics', async () => {
     await refreshPlannerStatistics(orm);
     return [];

@@ -445,6 +445,30 @@ export async function seedCollections(orm: MikroORM) {
   };
 }
 
+/**
+ * Favourites of `reader`, added a minute apart, of every kind: anime with and without the
+ * reader's entry and a deleted one, a manga and novels, characters, and collections (an
+ * unlisted one and the reader's own private one). Seed after {@link seedCollections}.
+ */
+export async function seedFavourites(orm: MikroORM): Promise<void> {
+  const { reader } = await readerWithToken(orm);
+  const items: [kind: string, table: string, key: string][] = [
+    ['anime', 'anime', "slug in ('listed-0', 'listed-1', 'listed-2', 'anime-0')"],
+    ['manga', 'manga', "slug in ('listed-manga', 'edge-manga')"],
+    ['novel', 'novel', "slug in ('listed-novel', 'novel-1', 'member-2')"],
+    ['character', 'character', "slug in ('listed-character', 'cast-member')"],
+    ['collection', 'collection', 'true'],
+  ];
+  for (const [kind, table, key] of items) {
+    await orm.em.getConnection().execute(
+      `insert into favourite (reference, user_reference, content_type, content_reference, created)
+       select gen_random_uuid(), ?, ?, reference, now() - interval '1 minute' * row_number() over (order by reference)
+         from "${table}" where ${key}`,
+      [reader.reference, kind],
+    );
+  }
+}
+
 /** A system notification of `user`: no initiator, a payload with nested values and keys out of order. */
 export async function seedSystemNotification(orm: MikroORM, user: User): Promise<void> {
   await orm.em.getConnection().execute(
@@ -485,6 +509,7 @@ export async function seedEveryCompiledRoot(
     await buildAppearance(orm, member, { novel: each }, i === 0);
   await seedComments(orm);
   await seedCollections(orm);
+  await seedFavourites(orm);
   await seedInfoPages(orm, member);
   await seedSystemNotification(orm, await orm.em.fork().findOneOrFail(User, { username: 'reader' }));
   const follower = await buildToken(orm, await buildUser(orm, { avatar_path: '/f.png' }));

@@ -11,7 +11,12 @@ import { Anime } from '../../src/catalog/anime.entity';
 import { Manga } from '../../src/catalog/manga.entity';
 import { Novel } from '../../src/catalog/novel.entity';
 import { Character } from '../../src/characters/character.entity';
-import { type CommentContentType, READ_STATUSES, type ReadStatus } from '../../src/common/enums';
+import {
+  type CommentContentType,
+  type FavouriteContentType,
+  READ_STATUSES,
+  type ReadStatus,
+} from '../../src/common/enums';
 import { Edit } from '../../src/edits/edit.entity';
 import { ReadEntry } from '../../src/lists/read-entry.entity';
 import { buildReadEntry, buildToken, buildUser, buildWatchEntry } from '../factories';
@@ -76,6 +81,8 @@ interface Seeded {
   thread: string;
   /** The slug of a commented item of each commentable kind. */
   commented: Record<CommentContentType, string>;
+  /** The slug of the owner's favourite of each kind. */
+  favourites: Record<FavouriteContentType, string>;
   followed: string;
   notFollowed: string;
   notification: string;
@@ -99,7 +106,16 @@ const GENEROUS_LIMITS = {
  * (the import format has no field for them) and character descriptions. These fields
  * answer `[]` or null by definition, so no answer shows them with a value.
  */
-const STORED_NOWHERE = ['Anime.external', 'Anime.videos', 'Anime.ost', 'Character.description_ua'];
+const STORED_NOWHERE = [
+  'Anime.external',
+  'Anime.videos',
+  'Anime.ost',
+  'Character.description_ua',
+  'FavouriteAnime.external',
+  'FavouriteAnime.videos',
+  'FavouriteAnime.ost',
+  'FavouriteCharacter.description_ua',
+];
 const ONLY_IN_STORED_NOWHERE = ['AnimeVideo', 'AnimeOst'];
 const storedNowhere = (field: string) =>
   STORED_NOWHERE.includes(field) || ONLY_IN_STORED_NOWHERE.includes(field.split('.')[0]);
@@ -141,6 +157,13 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
         ['title_ua', 'synopsis_ua'].map((todo_type) => ({ content_type, todo_type })),
       ),
     },
+    favourite: {
+      args: Object.entries(seeded.favourites).map(([content_type, slug]) => ({ content_type, slug })),
+      anonymous: missingToken,
+    },
+    favourites: {
+      args: Object.keys(seeded.favourites).map((content_type) => ({ content_type, username: seeded.owner })),
+    },
     followStatus: { args: { username: seeded.followed }, anonymous: missingToken },
     franchise: {
       args: [
@@ -170,6 +193,9 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
         status: seeded.readStatus[content_type],
         username: seeded.owner,
       })),
+    },
+    readList: {
+      args: (['manga', 'novel'] as const).map((content_type) => ({ content_type, username: seeded.owner })),
     },
     readEntry: {
       args: [
@@ -280,6 +306,8 @@ function mutationCalls(seeded: Seeded): Record<string, MutationCall> {
       args: () => ({ content_type: 'novel', slug: seeded.novel, input: { status: 'reading', chapters: 1 } }),
     },
     deleteReadEntry: { as: 'owner', args: () => ({ content_type: 'novel', slug: seeded.novel }) },
+    removeFavourite: { as: 'owner', args: () => ({ content_type: 'anime', slug: seeded.anime }) },
+    addFavourite: { as: 'owner', args: () => ({ content_type: 'anime', slug: seeded.anime }) },
     followUser: { as: 'owner', args: () => ({ username: seeded.notFollowed }) },
     unfollowUser: { as: 'owner', args: () => ({ username: seeded.notFollowed }) },
     createArticle: { as: 'owner', args: () => ({ input: article }) },
@@ -796,5 +824,39 @@ async function seedCommunity(seeding: Seeding, reviewerToken: string, titles: Ti
       owner,
     );
   }
-  return { collection: collection.reference, thread: thread.reference, commented };
+  // The owner's favourites, which `favourite` and `favourites` read back: one of each kind
+  // added as a client would, after a dozen more titles and characters, so that each
+  // optional field is set on some listed item.
+  const ownerReference = (await em.findOneOrFail(User, { username: 'demo_user' })).reference;
+  await em.getConnection().execute('delete from favourite where user_reference = ?', [ownerReference]);
+  const listable = {
+    anime: 'not deleted',
+    manga: 'not deleted',
+    novel: 'not deleted',
+    character: 'reference in (select character_reference from appearance)',
+  };
+  for (const [table, condition] of Object.entries(listable)) {
+    await em.getConnection().execute(
+      `insert into favourite (reference, user_reference, content_type, content_reference, created)
+       select gen_random_uuid(), ?, ?, reference, now() - interval '1 day' * row_number() over (order by reference)
+         from "${table}" where ${condition} order by reference limit 12`,
+      [ownerReference, table],
+    );
+  }
+  const favourites = {
+    anime: titles.anime.slug,
+    manga: titles.manga.slug,
+    novel: titles.novel.slug,
+    character: titles.character,
+    collection: collection.reference,
+  };
+  for (const [content_type, slug] of Object.entries(favourites)) {
+    await mutate(
+      `mutation($content_type: FavouriteContentType!, $slug: String!) {
+        addFavourite(content_type: $content_type, slug: $slug) { reference } }`,
+      { content_type, slug },
+      owner,
+    );
+  }
+  return { collection: collection.reference, thread: thread.reference, commented, favourites };
 }

@@ -93,6 +93,17 @@ export const roots: readonly CompiledRoot[] = [
     alternativeArgs: 'slug: "writer", page: 2, size: 2',
   },
   { field: 'characterNovels', args: 'slug: "cast-member", size: 20' },
+  {
+    field: 'readList',
+    args: 'content_type: manga, username: "reader", size: 20, input: {}',
+    members: ['Manga', 'Novel'],
+    alternativeArgs: 'content_type: novel, username: "reader", size: 2, input: { sort: ["read_score:asc"] }',
+  },
+  ...(['anime', 'manga', 'novel', 'character', 'collection'] as const).map((kind) => ({
+    field: 'favourites',
+    args: `content_type: ${kind}, username: "reader", size: 20`,
+    members: [`Favourite${kind[0].toUpperCase()}${kind.slice(1)}`, ...CONTENT_KINDS],
+  })),
   { field: 'franchise', args: 'content_type: manga, slug: "edge-manga"' },
   { field: 'animeSchedule', args: 'size: 20, input: {}' },
   { field: 'editTodo', args: 'content_type: novel, todo_type: title_ua, size: 20', members: ['Novel'] },

@@ -200,6 +200,7 @@ describe('operations compiled to one SQL statement', () => {
       'GET /characters/{slug}',
       'GET /characters/{slug}/anime',
       'GET /characters/{slug}/manga',
+      'GET /favourite/{content_type}/{slug}',
       'GET /manga/{slug}/characters',
       'GET /notifications',
       'GET /notifications/count',
@@ -212,7 +213,9 @@ describe('operations compiled to one SQL statement', () => {
       'GET /user/{username}',
       'GET /watch/{slug}',
       'POST /anime',
+      'POST /favourite/{content_type}/{username}/list',
       'POST /manga',
+      'POST /read/{content_type}/{username}/list',
     ]);
   });
 

@@ -87,6 +87,7 @@ describe('the OpenAPI document', () => {
       'PUT /client/{client_reference}',
       'PUT /comments/{comment_reference}',
       'PUT /comments/{content_type}/{slug}',
+      'PUT /favourite/{content_type}/{slug}',
       'PUT /follow/{username}',
     ]);
     expect(statusesOf('POST', '/auth/login')).toEqual(expect.arrayContaining(['401', '404']));

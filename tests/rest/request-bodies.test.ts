@@ -32,6 +32,7 @@ const MINIMAL_BODIES: Record<string, Json> = {
   'POST /anime': {},
   'POST /manga': {},
   'POST /watch/{username}/list': {},
+  'POST /read/{content_type}/{username}/list': {},
   'POST /client': { name: 'My app', description: 'An app', endpoint: 'https://example.com/' },
   'POST /client/all': {},
   'PUT /client/{client_reference}': {},
@@ -98,6 +99,11 @@ const INTEGER_FIELDS: Record<string, [field: string, given: unknown, read: unkno
     ['native_score', ['1', null], [1, null]],
   ],
   'POST /watch/{username}/list': [
+    ['years', ['1990', '2026'], [1990, 2026]],
+    ['score', ['-0', '10'], [0, 10]],
+    ['native_score', ['1', null], [1, null]],
+  ],
+  'POST /read/{content_type}/{username}/list': [
     ['years', ['1990', '2026'], [1990, 2026]],
     ['score', ['-0', '10'], [0, 10]],
     ['native_score', ['1', null], [1, null]],

@@ -278,6 +278,9 @@ export const ERROR_CATALOG = {
     en: 'Episodes exceed the total',
     uk: 'Кількість епізодів перевищує загальну',
   },
+  'favourite:content_not_found': { status: 404, en: 'Content not found', uk: 'Контент не знайдено' },
+  'favourite:not_found': { status: 404, en: 'Favourite not found', uk: 'Цього немає в улюбленому' },
+  'favourite:exists': { status: 409, en: 'Already in favourites', uk: 'Уже є в улюбленому' },
   'follow:self': { status: 400, en: "You can't follow yourself", uk: 'Ви не можете стежити за собою' },
   'follow:already_following': {
     status: 409,

@@ -27,6 +27,11 @@ export const NotificationTypeEnum = valueListType('NotificationType', E.NOTIFICA
 export const AnimeMediaTypeEnum = valueListType('AnimeMediaType', E.ANIME_MEDIA_TYPES);
 export const MangaMediaTypeEnum = valueListType('MangaMediaType', E.MANGA_MEDIA_TYPES);
 export const NovelMediaTypeEnum = valueListType('NovelMediaType', E.NOVEL_MEDIA_TYPES);
+/** The media type of a manga or a novel: the read lists filter by either, per content type. */
+export const ReadMediaTypeEnum = valueListType('ReadMediaType', [
+  ...E.MANGA_MEDIA_TYPES,
+  ...E.NOVEL_MEDIA_TYPES,
+]);
 export const ReleaseStatusEnum = valueListType('ReleaseStatus', E.RELEASE_STATUSES);
 export const WatchStatusEnum = valueListType('WatchStatus', E.WATCH_STATUSES);
 export const ReadStatusEnum = valueListType('ReadStatus', E.READ_STATUSES);

@@ -8,6 +8,7 @@ import { Migration20261128120000_unserializable_value } from './Migration2026112
 import { Migration20261129000000_title_search_version } from './Migration20261129000000_title_search_version';
 import { Migration20261129150000_native_score_baseline_shards } from './Migration20261129150000_native_score_baseline_shards';
 import { Migration20261129190000_native_score_inline } from './Migration20261129190000_native_score_inline';
+import { Migration20261208003050_favourites } from './Migration20261208003050_favourites';
 
 /** Every committed migration, in order; `npm run migration:create` writes new ones to add here. */
 export const migrationsList: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const migrationsList: MigrationObject[] = [
     name: 'Migration20261129190000_native_score_inline',
     class: Migration20261129190000_native_score_inline,
   },
+  { name: 'Migration20261208003050_favourites', class: Migration20261208003050_favourites },
 ];

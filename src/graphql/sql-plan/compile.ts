@@ -55,7 +55,6 @@ import {
   type ItemChoice,
   type RowSource,
   type ScalarSql,
-  type Serving,
   type SqlField,
   type SqlForm,
   type SqlForms,
@@ -164,7 +163,7 @@ export const paginationSqlForms: readonly SqlForm[] = [
 const REQUEST = 'request';
 
 /** The request's values a mapping may read in SQL (SqlRequest). */
-type RequestValue = Exclude<keyof SqlRequest, 'serving'>;
+type RequestValue = Exclude<keyof SqlRequest, 'serving' | 'subject'>;
 
 /** The request's values a mapping may read (SqlRequest): their SQL types and values. */
 const REQUEST_VALUES: Record<RequestValue, { type: string; of: (ctx: RequestContext) => unknown }> = {
@@ -189,6 +188,7 @@ class Compiler {
   /** The request's values the mappings read (the CTE then binds them). */
   readonly used = new Set<RequestValue>();
   readonly request: SqlRequest;
+  private rootHasSubject = false;
   private readonly fragments = new Map<string, FragmentDefinitionNode>();
   private readonly classes = new Map(
     getMetadataStorage().objectTypes.map((type) => [type.name, type.target]),
@@ -211,6 +211,12 @@ class Compiler {
       if (definition.kind === Kind.FRAGMENT_DEFINITION) this.fragments.set(definition.name.value, definition);
     }
     this.request = { serving: {} } as SqlRequest;
+    Object.defineProperty(this.request, 'subject', {
+      get: () => {
+        if (!this.rootHasSubject) throw new NotCompilable('a subject read under a root without one');
+        return `(select reference from ${SUBJECT})`;
+      },
+    });
     for (const name of Object.keys(REQUEST_VALUES) as RequestValue[]) {
       Object.defineProperty(this.request, name, {
         get: () => {
@@ -221,10 +227,11 @@ class Compiler {
     }
   }
 
-  /** Starts a root field's statement: what it serves and which request values it reads are its own. */
-  startRoot(serving: Serving = {}): void {
+  /** Starts a root field's statement: what it serves, its subject and the request values it reads are its own. */
+  startRoot(root: SqlRoot): void {
     this.used.clear();
-    this.request.serving = serving;
+    this.request.serving = root.serving ?? {};
+    this.rootHasSubject = root.subject !== undefined;
   }
 
   alias(): string {
@@ -810,7 +817,7 @@ function compileRoots(
   try {
     return rootsOf(compiler, operation).map(({ key, node, root, definition, type, selectionSet, args }) => {
       // Each root's statement binds the caller only if its own mappings read it.
-      compiler.startRoot(root.serving);
+      compiler.startRoot(root);
       return {
         key,
         node,

@@ -28,6 +28,11 @@ export interface SqlRequest {
   now: string;
   /** The root field's {@link SqlRoot.serving} (empty when it declares none). */
   serving: Serving;
+  /**
+   * The reference (uuid) of the root's subject, e.g. the user whose favourites a page
+   * lists; reading it under a root without a subject leaves the operation uncompiled.
+   */
+  subject: string;
 }
 
 /**
