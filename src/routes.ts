@@ -6,12 +6,15 @@ import { characterTitleRoutes } from './characters/character-titles.routes';
 import { characterRoutes } from './characters/characters.routes';
 import { franchiseRoutes } from './franchises/franchise.routes';
 import { listRoutes } from './lists/lists.routes';
-import { randomReadRoutes } from './lists/random-read.routes';
+import { randomEntryRoutes } from './lists/random-entry.routes';
+import { userListStatsRoutes } from './lists/user-list-stats.routes';
 import { peopleRoutes } from './people/people.routes';
 import { searchRoutes } from './catalog/search.routes';
 import { watchListRoutes } from './lists/watch-list.routes';
 import { readListRoutes } from './lists/read-list.routes';
 import { followRoutes } from './follows/follow.routes';
+import { followListRoutes } from './follows/follow-lists.routes';
+import { followFragments } from './follows/follow.fragments';
 import { notificationRoutes } from './notifications/notification.routes';
 import { clientRoutes } from './clients/clients.routes';
 import { collectionRoutes } from './collections/collections.routes';
@@ -46,6 +49,7 @@ export const restFragments = new FragmentLibrary([
   ...articleFragments,
   ...commentFragments,
   ...favouriteFragments,
+  ...followFragments,
 ]);
 
 /**
@@ -63,7 +67,8 @@ export const restRoutes: readonly RestRoute[] = [
   ...editTodoRoutes,
   ...peopleRoutes,
   ...characterTitleRoutes,
-  ...randomReadRoutes,
+  ...randomEntryRoutes,
+  ...userListStatsRoutes,
   ...searchRoutes,
   ...watchListRoutes,
   ...readListRoutes,
@@ -71,6 +76,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...accountRoutes,
   ...notificationRoutes,
   ...followRoutes,
+  ...followListRoutes,
   ...commentRoutes,
   ...collectionRoutes,
   ...articleRoutes,

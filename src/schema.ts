@@ -13,7 +13,8 @@ import { CharacterTitlesResolver, characterTitlesSqlForms } from './characters/c
 import type { RequestContext } from './context';
 import { FranchiseResolver, franchiseSqlForms } from './franchises/franchise.resolver';
 import { ReadEntryResolver, WatchEntryResolver, listEntrySqlForms } from './lists/list-entry.resolver';
-import { RandomReadResolver, randomReadSqlForms } from './lists/random-read.resolver';
+import { RandomEntryResolver, randomEntrySqlForms } from './lists/random-entry.resolver';
+import { UserListStatsResolver, userListStatsSqlForms } from './lists/user-list-stats.resolver';
 import { ReadResolver, readSqlForms } from './lists/read.resolver';
 import { WatchResolver, watchSqlForms } from './lists/watch.resolver';
 import { CreditResolver, creditSqlForms } from './people/credit.resolver';
@@ -45,6 +46,9 @@ import { NovelSearchResolver, novelSearchSqlForms } from './catalog/novel-search
 import { WatchListResolver, watchListSqlForms } from './lists/watch-list.resolver';
 import { ReadListResolver, readListSqlForms } from './lists/read-list.resolver';
 import { FavouriteResolver, favouriteSqlForms } from './favourites/favourite.resolver';
+import { ActivityResolver, activitySqlForms } from './accounts/activity.resolver';
+import { FollowListsResolver, followListsSqlForms } from './follows/follow-lists.resolver';
+import { FollowingEntriesResolver, followingEntriesSqlForms } from './follows/following-entries.resolver';
 import { ArticleResolver } from './articles/article.resolver';
 import { VoteResolver } from './votes/vote.resolver';
 import { clientResolvers } from './clients/resolvers';
@@ -91,7 +95,8 @@ const resolvers: NonEmptyArray<ClassType> = [
   EditTodoResolver,
   PersonTitlesResolver,
   CharacterTitlesResolver,
-  RandomReadResolver,
+  RandomEntryResolver,
+  UserListStatsResolver,
   NovelSearchResolver,
   CatalogListResolver,
   WatchListResolver,
@@ -101,9 +106,12 @@ const resolvers: NonEmptyArray<ClassType> = [
   VoteResolver,
   AccountsResolver,
   ProfileResolver,
+  ActivityResolver,
   NotificationResolver,
   FollowResolver,
   UserFollowResolver,
+  FollowListsResolver,
+  FollowingEntriesResolver,
   CommentResolver,
   ...reviewStatsResolvers,
   ...collectionResolvers,
@@ -119,6 +127,7 @@ const sqlForms = new SqlForms([
   ...paginationSqlForms,
   ...userEntitySqlForms,
   ...profileSqlForms,
+  ...activitySqlForms,
   ...animeEntitySqlForms,
   ...animeSqlForms,
   ...catalogTitleEntitySqlForms,
@@ -144,7 +153,8 @@ const sqlForms = new SqlForms([
   ...franchiseSqlForms,
   ...listEntrySqlForms,
   ...titleStatsSqlForms,
-  ...randomReadSqlForms,
+  ...randomEntrySqlForms,
+  ...userListStatsSqlForms,
   ...readSqlForms,
   ...titleEntriesSqlForms,
   ...watchListSqlForms,
@@ -152,6 +162,8 @@ const sqlForms = new SqlForms([
   ...watchSqlForms,
   ...notificationSqlForms,
   ...followSqlForms,
+  ...followListsSqlForms,
+  ...followingEntriesSqlForms,
   ...collectionEntitySqlForms,
   ...collectionSqlForms,
   ...commentEntitySqlForms,

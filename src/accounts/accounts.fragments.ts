@@ -1,7 +1,7 @@
 import { type Fragment, fragment } from '../rest/fragments';
 
-/** Contract User fields without `is_followed` (semantics §1.6). */
-const USER_FIELDS = 'reference created updated description username avatar cover active role';
+/** Contract User fields without `is_followed` (semantics §1.6), also for types that extend User. */
+export const USER_FIELDS = 'reference created updated description username avatar cover active role';
 
 /** The accounts' contract resources (src/rest/fragments.ts). */
 export const accountFragments: readonly Fragment[] = [

@@ -90,4 +90,15 @@ export const accountRoutes: RestRoute[] = [
     rootField: 'user',
     document: `query User($username: String!) { user(username: $username) { ...UserFields is_followed } }`,
   },
+  {
+    method: 'GET',
+    path: '/user/{username}/activity',
+    summary: "A user's activity by day",
+    description:
+      "A user's actions per UTC day over the 365 days ending today, oldest first: comments, list and collection writes, articles, and follows and favourites once per target a day. `[]` when there is none.",
+    auth: 'none',
+    params: { username: slugParam },
+    rootField: 'userActivity',
+    document: `query UserActivity($username: String!) { userActivity(username: $username) { timestamp actions } }`,
+  },
 ];

@@ -94,9 +94,8 @@ export class FavouriteResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<FavouritePage> {
-    const viewer = await ctx.auth.optional(READ_FAVOURITE_LIST);
     servePreviews(info);
-    return listFavourites(ctx.em, viewer, kind, username, page);
+    return listFavourites(ctx, kind, username, page);
   }
 }
 
@@ -118,7 +117,8 @@ export const favouriteSqlForms: readonly SqlForm[] = [
       from: `${table} ${favourite}`,
       where: `${favourite}.user_reference = ${viewer} and ${favourite}.content_reference = ${item}`,
     }),
-    notFound: 'favourite:not_found',
+    // No favourite is told once the scopes pass, as the service tells it.
+    withheld: 'favourite:not_found',
     scopes: READ_FAVOURITE,
   }),
   sqlRoot('favourites', {

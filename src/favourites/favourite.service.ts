@@ -8,6 +8,7 @@ import { AppError } from '../common/errors/app-error';
 import { type ListQuery, loadInOrder, pagedReferences } from '../common/pagination/paged-query';
 import { type Page, type PageArgs, toPage } from '../common/pagination/pagination';
 import { isUuid } from '../common/validation/uuid';
+import type { RequestContext } from '../context';
 import { concatSql, sql, type SqlFragment, writeWithEffects } from '../db/sql';
 import type { SqlSubject } from '../graphql/sql-plan/fields';
 import { Favourite } from './favourite.entity';
@@ -169,15 +170,20 @@ export const favouriteCreatedSql = (kind: FavouriteContentType, item: string, us
   `(select f.created from favourite f
      where f.user_reference = ${user} and f.content_type = '${kind}' and f.content_reference = ${item}.reference)`;
 
-/** A page of {@link favouritesQuery}: the items as favourite views, each with when it was added. */
+/**
+ * A page of {@link favouritesQuery}: the caller (optional), the user's look-up, the scope,
+ * then the items as favourite views, each with when it was added.
+ */
 export async function listFavourites(
-  em: EntityManager,
-  viewer: Viewer | null,
+  ctx: RequestContext,
   kind: FavouriteContentType,
   username: string,
   args: PageArgs,
 ): Promise<Page<FavouriteEntity>> {
+  const { em } = ctx;
+  await ctx.auth.optional();
   const user = await findUserByUsername(em, username);
+  const viewer = await ctx.auth.optional(['read:favourite:list']);
   const query = favouritesQuery(
     kind,
     sql('?', user.reference),

@@ -17,6 +17,8 @@
  *                                                           (has a `size` argument)
  *                     = 1                                   otherwise
  *
+ *   On a union or interface, the selections conditioned on one member type (inline
+ *   fragments, fragment spreads) are alternatives: only the costliest member counts.
  *   `size` is the argument's literal or variable value, else its default (15), clamped
  *   to 1..100. Lists that are not paged (genres, authors, `replies`) count once: their
  *   length is bounded by the data and they are batch-loaded. Introspection
@@ -38,6 +40,7 @@ import {
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLSchema,
+  isAbstractType,
   isInterfaceType,
   isListType,
   isObjectType,
@@ -187,7 +190,15 @@ export function operationCost(
     pageSize: number | undefined,
     seen: Set<string>,
   ): number => {
+    // On a union or interface, selections conditioned on one member are alternatives: an
+    // item is of one member, so the costliest member counts, beside what every item costs.
     let total = 0;
+    const byMember = new Map<string, number>();
+    const addConditioned = (condition: GraphQLNamedType | undefined, cost: number) => {
+      if (condition && isObjectType(condition) && parent && isAbstractType(parent)) {
+        byMember.set(condition.name, (byMember.get(condition.name) ?? 0) + cost);
+      } else total += cost;
+    };
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         if (isIntrospection(selection)) continue;
@@ -206,22 +217,22 @@ export function operationCost(
         total += 1 + multiplier * costOf(selection.selectionSet, childType, childPageSize, seen);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-        total += costOf(selection.selectionSet, type ?? undefined, pageSize, seen);
+        addConditioned(type ?? undefined, costOf(selection.selectionSet, type ?? undefined, pageSize, seen));
       } else {
         const name = selection.name.value;
         const fragment = fragments.get(name);
         if (!fragment || seen.has(name)) continue;
         const key = `${name}:${pageSize ?? ''}`;
+        const type = schema.getType(fragment.typeCondition.name.value) ?? undefined;
         if (!memo.has(key)) {
           seen.add(name);
-          const type = schema.getType(fragment.typeCondition.name.value) ?? undefined;
           memo.set(key, costOf(fragment.selectionSet, type, pageSize, seen));
           seen.delete(name);
         }
-        total += memo.get(key)!;
+        addConditioned(type, memo.get(key)!);
       }
     }
-    return total;
+    return total + Math.max(0, ...byMember.values());
   };
 
   const root =

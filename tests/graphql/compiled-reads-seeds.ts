@@ -6,6 +6,7 @@
  */
 import type { RequestListener } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { Follow } from '../../src/accounts/follow.entity';
 import { User } from '../../src/accounts/user.entity';
 import { Anime } from '../../src/catalog/anime.entity';
 import { Manga } from '../../src/catalog/manga.entity';
@@ -469,6 +470,49 @@ export async function seedFavourites(orm: MikroORM): Promise<void> {
   }
 }
 
+/**
+ * What the profile roots read of `reader`: entries of the users `reader` follows for
+ * `listed-1`, `listed-manga` and `novel-1` (the following lists), and actions of several
+ * kinds over a few days (the activity). Seed after {@link seedCollections}.
+ */
+export async function seedProfiles(orm: MikroORM): Promise<void> {
+  const { reader } = await readerWithToken(orm);
+  const em = orm.em.fork();
+  const followed = await em.find(User, {
+    reference: {
+      $in: (await em.find(Follow, { follower: reader.reference })).map((f) => f.followed.reference),
+    },
+  });
+  const anime = await em.findOneOrFail(Anime, { slug: 'listed-1' });
+  const manga = await em.findOneOrFail(Manga, { slug: 'listed-manga' });
+  const novel = await em.findOneOrFail(Novel, { slug: 'novel-1' });
+  for (const [i, user] of followed.entries()) {
+    await buildWatchEntry(orm, user, anime, { score: 5 + i, note: i === 0 ? 'seen' : null });
+    await buildReadEntry(orm, user, { manga }, { status: 'reading', score: i });
+    await buildReadEntry(orm, user, { novel }, { status: 'completed', score: 9 });
+  }
+  const day = 24 * 60 * 60 * 1000;
+  const actions: [type: string, target: string | null, daysAgo: number][] = [
+    ['comment_write', null, 0],
+    ['watch_create', anime.reference, 0],
+    ['follow', 'someone', 0],
+    ['follow', 'someone', 0],
+    ['favourite_add', manga.reference, 3],
+    ['login', null, 3],
+    ['read_update', manga.reference, 400],
+  ];
+  for (const [type, target, daysAgo] of actions) {
+    await em
+      .getConnection()
+      .execute('insert into action_record (type, user_reference, target, created) values (?, ?, ?, ?)', [
+        type,
+        reader.reference,
+        target,
+        new Date(Date.now() - daysAgo * day),
+      ]);
+  }
+}
+
 /** A system notification of `user`: no initiator, a payload with nested values and keys out of order. */
 export async function seedSystemNotification(orm: MikroORM, user: User): Promise<void> {
   await orm.em.getConnection().execute(
@@ -510,6 +554,7 @@ export async function seedEveryCompiledRoot(
   await seedComments(orm);
   await seedCollections(orm);
   await seedFavourites(orm);
+  await seedProfiles(orm);
   await seedInfoPages(orm, member);
   await seedSystemNotification(orm, await orm.em.fork().findOneOrFail(User, { username: 'reader' }));
   const follower = await buildToken(orm, await buildUser(orm, { avatar_path: '/f.png' }));

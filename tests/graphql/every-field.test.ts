@@ -122,7 +122,9 @@ const storedNowhere = (field: string) =>
 
 /** The lists of a root's answer that are empty by definition ({@link STORED_NOWHERE}). */
 const emptyByDefinition = (root: string): string[] =>
-  root === 'anime' ? ['anime.external', 'anime.videos', 'anime.ost'] : [];
+  root === 'anime' || root === 'randomWatchEntry'
+    ? [`${root}.external`, `${root}.videos`, `${root}.ost`]
+    : [];
 
 const paragraph = (text: string) => [{ type: 'p', children: [{ text }] }];
 
@@ -165,6 +167,17 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
       args: Object.keys(seeded.favourites).map((content_type) => ({ content_type, username: seeded.owner })),
     },
     followStatus: { args: { username: seeded.followed }, anonymous: missingToken },
+    followStats: { args: { username: seeded.owner } },
+    followers: { args: { username: seeded.owner } },
+    following: { args: { username: seeded.owner } },
+    followingReaders: {
+      args: [
+        { content_type: 'manga', slug: seeded.manga },
+        { content_type: 'novel', slug: seeded.novel },
+      ],
+      anonymous: missingToken,
+    },
+    followingWatchers: { args: { slug: seeded.anime }, anonymous: missingToken },
     franchise: {
       args: [
         { content_type: 'anime', slug: seeded.franchise.anime },
@@ -197,6 +210,12 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
     readList: {
       args: (['manga', 'novel'] as const).map((content_type) => ({ content_type, username: seeded.owner })),
     },
+    randomWatchEntry: { args: { username: seeded.owner, status: 'completed' } },
+    readStats: {
+      args: (['manga', 'novel'] as const).map((content_type) => ({ content_type, username: seeded.owner })),
+    },
+    userActivity: { args: { username: seeded.owner } },
+    watchStats: { args: { username: seeded.owner } },
     readEntry: {
       args: [
         { content_type: 'manga', slug: seeded.manga },
@@ -543,6 +562,12 @@ async function seed(orm: MikroORM, app: RequestListener, tokens: Map<Caller, str
   const community = await seedCommunity(seeding, accounts.reviewerToken, titles);
   const { one } = seeding;
   const owner = accounts.owner.reference;
+  const followed = await one(
+    `select u.username as value from follow f join "user" u on u.reference = f.followed_reference
+      where f.follower_reference = ? order by u.username limit 1`,
+    [owner],
+  );
+  await seedFollowedEntries(seeding, followed, titles);
   return {
     owner: accounts.owner.username,
     ownerClient: await one(`select reference as value from client where user_reference = ?`, [owner]),
@@ -555,11 +580,7 @@ async function seed(orm: MikroORM, app: RequestListener, tokens: Map<Caller, str
     franchise: titles.franchise,
     article: titles.article,
     ...community,
-    followed: await one(
-      `select u.username as value from follow f join "user" u on u.reference = f.followed_reference
-        where f.follower_reference = ? order by u.username limit 1`,
-      [owner],
-    ),
+    followed,
     notFollowed: await one(
       `select username as value from "user" u where role = 'user' and reference <> ?
           and not exists (select 1 from follow f where f.follower_reference = ? and f.followed_reference = u.reference)
@@ -741,6 +762,21 @@ async function seedListEntries({ orm, em }: Seeding, owner: User, titles: Titles
   return readStatus;
 }
 
+/** Entries of a user the owner follows for the seeded titles, which `followingWatchers` and `followingReaders` show. */
+async function seedFollowedEntries({ orm, em }: Seeding, username: string, titles: Titles) {
+  const user = await em.findOneOrFail(User, { username });
+  await em.nativeUpdate(User, { reference: user.reference }, { cover: '/covers/followed.jpg' });
+  const references = [titles.anime.reference, titles.manga.reference, titles.novel.reference];
+  await em.getConnection().execute(
+    `delete from watch_entry where user_reference = ? and anime_reference in (?);
+     delete from read_entry where user_reference = ? and (manga_reference in (?) or novel_reference in (?))`,
+    [user.reference, references, user.reference, references, references],
+  );
+  await buildWatchEntry(orm, user, titles.anime, { status: 'watching', score: 8, note: 'Great.' });
+  await buildReadEntry(orm, user, { manga: titles.manga }, { status: 'reading', score: 7 });
+  await buildReadEntry(orm, user, { novel: titles.novel }, { status: 'completed', score: 9 });
+}
+
 /**
  * Written through the API, as a frontend would: a labelled collection of characters
  * with a comment on an item (the demo's are random); a review thread on the anime with
@@ -825,24 +861,10 @@ async function seedCommunity(seeding: Seeding, reviewerToken: string, titles: Ti
     );
   }
   // The owner's favourites, which `favourite` and `favourites` read back: one of each kind
-  // added as a client would, after a dozen more titles and characters, so that each
+  // added as a client would, and a dozen more titles and characters, so that each
   // optional field is set on some listed item.
   const ownerReference = (await em.findOneOrFail(User, { username: 'demo_user' })).reference;
   await em.getConnection().execute('delete from favourite where user_reference = ?', [ownerReference]);
-  const listable = {
-    anime: 'not deleted',
-    manga: 'not deleted',
-    novel: 'not deleted',
-    character: 'reference in (select character_reference from appearance)',
-  };
-  for (const [table, condition] of Object.entries(listable)) {
-    await em.getConnection().execute(
-      `insert into favourite (reference, user_reference, content_type, content_reference, created)
-       select gen_random_uuid(), ?, ?, reference, now() - interval '1 day' * row_number() over (order by reference)
-         from "${table}" where ${condition} order by reference limit 12`,
-      [ownerReference, table],
-    );
-  }
   const favourites = {
     anime: titles.anime.slug,
     manga: titles.manga.slug,
@@ -856,6 +878,21 @@ async function seedCommunity(seeding: Seeding, reviewerToken: string, titles: Ti
         addFavourite(content_type: $content_type, slug: $slug) { reference } }`,
       { content_type, slug },
       owner,
+    );
+  }
+  const listable = {
+    anime: 'not deleted',
+    manga: 'not deleted',
+    novel: 'not deleted',
+    character: 'reference in (select character_reference from appearance)',
+  };
+  for (const [table, condition] of Object.entries(listable)) {
+    await em.getConnection().execute(
+      `insert into favourite (reference, user_reference, content_type, content_reference, created)
+       select gen_random_uuid(), ?, ?, reference, now() - interval '1 day' * row_number() over (order by reference)
+         from "${table}" where ${condition} order by reference limit 12
+       on conflict do nothing`,
+      [ownerReference, table],
     );
   }
   return { collection: collection.reference, thread: thread.reference, commented, favourites };

@@ -44,6 +44,11 @@ describe('GraphQL limits: measures', () => {
       '{ mangaList(size: 10) { ...P } __typename } fragment P on MangaListPage { list { slug } }';
     expect(cost(viaFragment)).toBe(1 + (1 + 10));
     expect(cost(getIntrospectionQuery())).toBe(0);
+    // A union's members are alternatives: the costliest counts, beside the shared fields.
+    const members = `{ editTodo(content_type: anime, todo_type: title_ua, size: 10) { list {
+      __typename ... on Anime { slug title_en } ... on Manga { slug } ...NovelSlug } } }
+      fragment NovelSlug on Novel { slug title_en title_ua }`;
+    expect(cost(members)).toBe(1 + (1 + 10 * 3));
   });
 
   it('lets every REST document through the default limits, at the largest page size', () => {

@@ -99,6 +99,22 @@ export const roots: readonly CompiledRoot[] = [
     members: ['Manga', 'Novel'],
     alternativeArgs: 'content_type: novel, username: "reader", size: 2, input: { sort: ["read_score:asc"] }',
   },
+  { field: 'watchStats', args: 'username: "watcher"', alternativeArgs: 'username: "reader"' },
+  { field: 'readStats', args: 'content_type: manga, username: "reader"', members: ['ReadStats'] },
+  { field: 'readStats', args: 'content_type: novel, username: "reader"', members: ['ReadStats'] },
+  { field: 'followStats', args: 'username: "reader"' },
+  { field: 'followers', args: 'username: "reader", size: 20' },
+  { field: 'following', args: 'username: "reader", size: 20' },
+  { field: 'userActivity', args: 'username: "reader"' },
+  // One candidate: the pick is the same both ways.
+  { field: 'randomWatchEntry', args: 'username: "reader", status: watching' },
+  { field: 'followingWatchers', args: 'slug: "LISTED-1", size: 20', callerOnly: true },
+  {
+    field: 'followingReaders',
+    args: 'content_type: manga, slug: "listed-manga", size: 20',
+    alternativeArgs: 'content_type: novel, slug: "novel-1", size: 20',
+    callerOnly: true,
+  },
   ...(['anime', 'manga', 'novel', 'character', 'collection'] as const).map((kind) => ({
     field: 'favourites',
     args: `content_type: ${kind}, username: "reader", size: 20`,

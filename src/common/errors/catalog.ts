@@ -272,6 +272,11 @@ export const ERROR_CATALOG = {
     uk: 'Список читання користувача пустий',
   },
   'read:not_found': { status: 404, en: 'Read entry not found', uk: 'Запис у списку читання не знайдено' },
+  'watch:empty_random': {
+    status: 400,
+    en: 'User watch list is empty',
+    uk: 'Список перегляду користувача порожній',
+  },
   'watch:not_found': { status: 404, en: 'Watch entry not found', uk: 'Запис у списку перегляду не знайдено' },
   'watch:bad_episodes': {
     status: 400,

@@ -613,9 +613,13 @@ function compileOne(
   // Only the arguments the rows read are bound, each as a column of the request's CTE.
   const columns: { name: string; sqlType: string }[] = [];
   const args: Record<string, string> = {};
+  // The argument that chooses the entity is the same for every run of this plan (each of
+  // its values compiles a plan of its own), so the rows read its value as a literal.
+  const choosing = typeof root.type === 'function' ? undefined : root.type.argument;
   for (const arg of definition.args) {
     Object.defineProperty(args, arg.name, {
       get: () => {
+        if (arg.name === choosing) return `'${String(chooser()[choosing])}'`;
         const sqlType = ARGUMENT_TYPES.get(getNullableType(arg.type));
         if (!sqlType) throw new NotCompilable(`argument ${arg.name}`);
         if (!columns.some(({ name }) => name === arg.name)) columns.push({ name: arg.name, sqlType });

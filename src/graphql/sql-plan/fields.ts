@@ -92,8 +92,9 @@ export type SqlRoot = (
       type: AnyClass | ItemChoice;
       /**
        * The row, from the arguments (SQL expressions of their values; arguments of
-       * GraphQL's own scalars only), the subject's reference (SQL), if there is one, the
-       * entity's table and the request's values.
+       * GraphQL's own scalars only, and the argument that chooses the entity, as a
+       * literal), the subject's reference (SQL), if there is one, the entity's table and
+       * the request's values.
        */
       rows: (
         alias: string,
