@@ -47,6 +47,9 @@ import { WatchListResolver, watchListSqlForms } from './lists/watch-list.resolve
 import { ReadListResolver, readListSqlForms } from './lists/read-list.resolver';
 import { FavouriteResolver, favouriteSqlForms } from './favourites/favourite.resolver';
 import { ActivityResolver, activitySqlForms } from './accounts/activity.resolver';
+import { UserSearchResolver } from './accounts/user-search.resolver';
+import { GenresResolver, genresSqlForms } from './catalog/genres.resolver';
+import { CompaniesResolver, companiesSqlForms } from './catalog/companies.resolver';
 import { FollowListsResolver, followListsSqlForms } from './follows/follow-lists.resolver';
 import { FollowingEntriesResolver, followingEntriesSqlForms } from './follows/following-entries.resolver';
 import { ArticleResolver } from './articles/article.resolver';
@@ -107,6 +110,9 @@ const resolvers: NonEmptyArray<ClassType> = [
   AccountsResolver,
   ProfileResolver,
   ActivityResolver,
+  UserSearchResolver,
+  GenresResolver,
+  CompaniesResolver,
   NotificationResolver,
   FollowResolver,
   UserFollowResolver,
@@ -128,6 +134,8 @@ const sqlForms = new SqlForms([
   ...userEntitySqlForms,
   ...profileSqlForms,
   ...activitySqlForms,
+  ...genresSqlForms,
+  ...companiesSqlForms,
   ...animeEntitySqlForms,
   ...animeSqlForms,
   ...catalogTitleEntitySqlForms,

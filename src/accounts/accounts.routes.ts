@@ -1,4 +1,5 @@
 import type { RestRoute } from '../rest/route';
+import { USER_SEARCH_SPEC } from './user-search.resolver';
 import { slugParam, uuidParam } from '../rest/schemas';
 import { ACTIVATION_BODY, LOGIN_BODY, SIGNUP_BODY } from './accounts.types';
 
@@ -89,6 +90,18 @@ export const accountRoutes: RestRoute[] = [
     params: { username: slugParam },
     rootField: 'user',
     document: `query User($username: String!) { user(username: $username) { ...UserFields is_followed } }`,
+  },
+  {
+    method: 'POST',
+    path: '/user/list',
+    summary: 'Search users',
+    description:
+      'Up to 15 users whose username contains the `query` or comes close to it (ignoring case), the most recently active first; deleted and banned accounts are left out. A plain array; `page` and `size` are ignored.',
+    auth: 'none',
+    params: {},
+    body: USER_SEARCH_SPEC,
+    rootField: 'users',
+    document: `query Users($input: UserSearchInput!) { users(input: $input) { ...UserFields } }`,
   },
   {
     method: 'GET',

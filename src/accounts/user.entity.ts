@@ -3,6 +3,7 @@ import { Field, ObjectType } from 'type-graphql';
 import type { NotificationType, Role } from '../common/enums';
 import { ImageUrl, RoleEnum, UnixTime } from '../common/scalars';
 import { now, ReferencedEntity } from '../db/base.entity';
+import { TrigramIndex } from '../db/trigram-index';
 import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 
 const ACTIVE_WINDOW_MS = 10 * 60 * 1000;
@@ -21,6 +22,8 @@ const ACTIVE_WINDOW_MS = 10 * 60 * 1000;
   name: 'user_email_lower_unique',
   expression: 'create unique index "user_email_lower_unique" on "user" (lower("email"))',
 })
+// For the username search of POST /user/list (pages.md "Catalogs").
+@TrigramIndex('username')
 export class User extends ReferencedEntity {
   @Field(() => String)
   @Property({ type: 'text' })

@@ -3,6 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import type { AgeRating, AnimeMediaType, Season, Source } from '../common/enums';
 import { AgeRatingEnum, TitleMediaTypeEnum, SeasonEnum, SourceScalar, UnixTime } from '../common/scalars';
 import { ReferencedEntity } from '../db/base.entity';
+import { TrigramIndex } from '../db/trigram-index';
 import { CatalogTitle } from './catalog-title.entity';
 import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { AnimeCompany } from './company.entity';
@@ -10,11 +11,7 @@ import { AnimeCompany } from './company.entity';
 @ObjectType()
 @Entity()
 @Index({ properties: ['media_type'] })
-@Index({
-  properties: ['title_ja'],
-  expression: (table, _columns, name) =>
-    `create index "${name}" on ${table} using gin (lower("title_ja") gin_trgm_ops)`,
-})
+@TrigramIndex('title_ja')
 export class Anime extends CatalogTitle {
   @Field(() => String)
   get data_type(): 'anime' {

@@ -3,6 +3,7 @@ import { Field, Float, Int, ObjectType } from 'type-graphql';
 import type { ReleaseStatus, TitleContentType } from '../common/enums';
 import { ImageUrl, ReleaseStatusEnum, UnixTime } from '../common/scalars';
 import { ReferencedEntity } from '../db/base.entity';
+import { TrigramIndex } from '../db/trigram-index';
 import type { Franchise } from '../franchises/franchise.entity';
 import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { Genre } from './genre.entity';
@@ -32,21 +33,9 @@ export const nativeScoreSql = (kind: TitleContentType, t: string): string =>
   expression: (table, _columns, name) =>
     `create index "${name}" on ${table} ("score" desc, "scored_by" desc, "reference" desc) where not "deleted" and not "has_nsfw_genre"`,
 })
-@Index({
-  properties: ['title_ua'],
-  expression: (table, _columns, name) =>
-    `create index "${name}" on ${table} using gin (lower("title_ua") gin_trgm_ops)`,
-})
-@Index({
-  properties: ['title_en'],
-  expression: (table, _columns, name) =>
-    `create index "${name}" on ${table} using gin (lower("title_en") gin_trgm_ops)`,
-})
-@Index({
-  properties: ['synonyms'],
-  expression: (table, _columns, name) =>
-    `create index "${name}" on ${table} using gin (lower(catalog_synonyms_text("synonyms")) gin_trgm_ops)`,
-})
+@TrigramIndex('title_ua')
+@TrigramIndex('title_en')
+@TrigramIndex('synonyms', 'names')
 export abstract class CatalogTitle extends ReferencedEntity {
   @Field(() => String)
   @Property({ type: 'text' })

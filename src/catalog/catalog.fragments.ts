@@ -14,6 +14,10 @@ export const ANIME_SUMMARY_FIELDS = `data_type media_type status season source r
 export const catalogFragments: readonly Fragment[] = [
   /** Contract Anime summary, without `watch`. */
   fragment('AnimeSummary', 'Anime', `{ ${ANIME_SUMMARY_FIELDS} }`),
+  /** Genre (pages.md). */
+  fragment('GenreFields', 'Genre', '{ name_ua name_en slug type }'),
+  /** Company (pages.md). */
+  fragment('CompanyFields', 'Company', '{ image slug name }'),
   /** Contract Manga summary, without `read`. */
   fragment('MangaSummary', 'Manga', `{ ${READABLE_SUMMARY_FIELDS} }`),
   /** Contract Novel summary (the same shape as manga), without `read`. */

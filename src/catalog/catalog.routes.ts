@@ -2,7 +2,7 @@ import type { RestRoute } from '../rest/route';
 import { slugParam } from '../rest/schemas';
 import { READABLE_SUMMARY_FIELDS } from './catalog.fragments';
 
-const GENRE_FIELDS = 'genres { name_ua name_en slug type }';
+const GENRE_FIELDS = 'genres { ...GenreFields }';
 const SCORE_COUNTS = 'score_1 score_2 score_3 score_4 score_5 score_6 score_7 score_8 score_9 score_10';
 
 /** The Manga full record (#16), which a novel's record shares. */
@@ -41,7 +41,7 @@ export const catalogRoutes: RestRoute[] = [
           ...AnimeSummary
           synopsis_en synopsis_ua duration synonyms nsfw has_franchise comments_count
           ${GENRE_FIELDS}
-          companies { company { image slug name } type }
+          companies { company { ...CompanyFields } type }
           external { url text type }
           videos { url title description video_type }
           ost { index title author spotify ost_type }

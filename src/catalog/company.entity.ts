@@ -3,10 +3,13 @@ import { Field, ObjectType } from 'type-graphql';
 import type { CompanyRole } from '../common/enums';
 import { CompanyRoleEnum, ImageUrl } from '../common/scalars';
 import { ReferencedEntity } from '../db/base.entity';
+import { TrigramIndex } from '../db/trigram-index';
 import type { Anime } from './anime.entity';
 
 @ObjectType()
 @Entity()
+// For the typo-tolerant name search of POST /companies (pages.md "Catalogs").
+@TrigramIndex('name')
 export class Company extends ReferencedEntity {
   @Field(() => String)
   @Property({ type: 'text' })

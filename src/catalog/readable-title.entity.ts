@@ -1,7 +1,8 @@
-import { Collection, Index, ManyToMany, Property } from '@mikro-orm/core';
+import { Collection, ManyToMany, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import type { ExternalLinkType } from '../common/enums';
 import { ExternalLinkTypeEnum } from '../common/scalars';
+import { TrigramIndex } from '../db/trigram-index';
 import { CatalogTitle } from './catalog-title.entity';
 import { Magazine } from './magazine.entity';
 
@@ -19,11 +20,7 @@ export class ExternalLink {
 
 /** Manga and novels share one shape (contract: "The same shape for both"). */
 @ObjectType()
-@Index({
-  properties: ['title_original'],
-  expression: (table, _columns, name) =>
-    `create index "${name}" on ${table} using gin (lower("title_original") gin_trgm_ops)`,
-})
+@TrigramIndex('title_original')
 export abstract class ReadableTitle extends CatalogTitle {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })

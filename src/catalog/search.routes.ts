@@ -1,5 +1,6 @@
 import type { RestRoute } from '../rest/route';
 import { ANIME_LIST_SPEC, MANGA_LIST_SPEC } from './catalog-list.inputs';
+import { COMPANY_SEARCH_SPEC } from './companies.resolver';
 import { NOVEL_SEARCH_SPEC } from './novel-search.inputs';
 
 export const searchRoutes: RestRoute[] = [
@@ -55,6 +56,35 @@ export const searchRoutes: RestRoute[] = [
         mangaList(page: $page, size: $size, input: $input) {
           pagination { total pages page }
           list { ...MangaWithRead }
+        }
+      }`,
+  },
+  {
+    method: 'GET',
+    path: '/genres',
+    summary: 'Every genre',
+    description:
+      'Every genre, theme, demographic and explicit genre, by Ukrainian name (those without one last), then slug: the catalogs’ genre filter.',
+    auth: 'none',
+    params: {},
+    rootField: 'genres',
+    document: `query Genres { genres { list { ...GenreFields } } }`,
+  },
+  {
+    method: 'POST',
+    path: '/companies',
+    summary: 'Search studios and producers',
+    description:
+      'Companies by a typo-tolerant `query` on their name (best match first), or all of them by how many anime they are linked to; `type` keeps those that are a `producer` or `studio` of at least one anime.',
+    auth: 'none',
+    params: {},
+    paged: true,
+    body: COMPANY_SEARCH_SPEC,
+    rootField: 'companies',
+    document: `query Companies($page: Int, $size: Int, $input: CompanySearchInput) {
+        companies(page: $page, size: $size, input: $input) {
+          pagination { total pages page }
+          list { ...CompanyFields }
         }
       }`,
   },

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { TitleContentType } from '../common/enums';
-import { likeLiteral } from '../common/like';
+import { type SearchedTexts, textMatchCondition, textMatchRank } from '../common/text-match';
 import type { RequestContext } from '../context';
-import { joinSql, queryRows, sql, type SqlFragment, stringBytes } from '../db/sql';
+import { queryRows, sql, type SqlFragment, stringBytes } from '../db/sql';
 import { searchedTitles } from './title-filters';
 
 /**
@@ -69,56 +69,19 @@ function keptMatches(ctx: RequestContext): LRUCache<string, Matches, MatchesRequ
   return kept;
 }
 
-/** The searchable texts of a title, lower-cased as the trigram indexes are. */
-const searchTexts = (kind: TitleContentType, t: string): string[] =>
-  searchedTitles(kind).map((column) => `lower(${t}.${column})`);
-
-/**
- * The query is a substring of a title or synonym, or its trigram word similarity with
- * one reaches `pg_trgm.word_similarity_threshold` (set per session). Each test on the
- * joined synonyms is indexed and checked per synonym.
- */
-function matchCondition(kind: TitleContentType, t: string, query: string): SqlFragment {
-  const pattern = `'%' || lower(?) || '%'`;
-  const like = likeLiteral(query);
-  const synonymsText = `lower(catalog_synonyms_text(${t}.synonyms))`;
-  const anySynonym = (test: string) => `exists (select 1 from unnest(${t}.synonyms) as syn(v) where ${test})`;
-  const titles = searchTexts(kind, t);
-  return joinSql(
-    [
-      ...titles.map((text) => sql(`${text} like ${pattern}`, like)),
-      sql(`${synonymsText} like ${pattern} and ${anySynonym(`lower(syn.v) like ${pattern}`)}`, like, like),
-      ...titles.map((text) => sql(`lower(?) <% ${text}`, query)),
-      sql(`lower(?) <% ${synonymsText} and ${anySynonym(`lower(?) <% lower(syn.v)`)}`, query, query),
-    ],
-    ' or ',
-  );
-}
-
-/** Match rank: the best word similarity over the texts, 1 for a substring. */
-function matchRank(kind: TitleContentType, t: string, query: string): SqlFragment {
-  const like = likeLiteral(query);
-  const score = (text: string) =>
-    sql(
-      `case when ${text} like '%' || lower(?) || '%' then 1 else word_similarity(lower(?), ${text}) end`,
-      like,
-      query,
-    );
-  const synonym = score('lower(syn.v)');
-  const parts = [
-    ...searchTexts(kind, t).map(score),
-    sql(`(select max(${synonym.sql}) from unnest(${t}.synonyms) as syn(v))`, ...synonym.params),
-  ];
-  return sql(`greatest(${parts.map((p) => p.sql).join(', ')})`, ...parts.flatMap((p) => p.params));
-}
+/** What a text query searches in a title of `kind` under alias `t`: its titles and synonyms. */
+const searchedTexts = (kind: TitleContentType, t: string): SearchedTexts => ({
+  texts: searchedTitles(kind).map((column) => `${t}.${column}`),
+  synonyms: `${t}.synonyms`,
+});
 
 /** The version of a kind's title texts: null while the table has no row for it, which is a version too. */
 const VERSION = `select version::text from title_search_version where kind = ?`;
 
 /** The version of `kind`'s title texts, and what `query` matches there read in the same snapshot. */
 function computeMatches(kind: TitleContentType, query: string): SqlFragment {
-  const rank = matchRank(kind, 't', query);
-  const condition = matchCondition(kind, 't', query);
+  const rank = textMatchRank(searchedTexts(kind, 't'), query);
+  const condition = textMatchCondition(searchedTexts(kind, 't'), query);
   return sql(
     `select (${VERSION}) as version, (select coalesce(array_agg(m.extcat_id order by m.rank desc, m.reference desc), '{}')::text
         from (select t.extcat_id, t.reference, ${rank.sql} as rank from ${kind} t where ${condition.sql}) m) as ids`,

@@ -3,9 +3,15 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { ImageUrl } from '../common/scalars';
 import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { ReferencedEntity } from '../db/base.entity';
+import { TrigramIndex } from '../db/trigram-index';
 
 @ObjectType()
 @Entity()
+// Trigram indexes for the typo-tolerant name search of POST /characters (pages.md "Catalogs").
+@TrigramIndex('name_ua')
+@TrigramIndex('name_en')
+@TrigramIndex('name_ja')
+@TrigramIndex('synonyms', 'names')
 export class Character extends ReferencedEntity {
   @Field(() => String)
   get data_type(): 'character' {

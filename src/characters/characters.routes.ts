@@ -1,7 +1,26 @@
 import type { RestRoute } from '../rest/route';
 import { slugParam } from '../rest/schemas';
+import { NAME_SEARCH_SPEC } from '../common/name-search.inputs';
 
 export const characterRoutes: RestRoute[] = [
+  {
+    method: 'POST',
+    path: '/characters',
+    summary: 'Search characters',
+    description:
+      'Characters appearing in at least one title, by a typo-tolerant `query` over their names and synonyms (best match first), or all of them, those in the most titles first.',
+    auth: 'none',
+    params: {},
+    paged: true,
+    body: NAME_SEARCH_SPEC,
+    rootField: 'characters',
+    document: `query Characters($page: Int, $size: Int, $input: NameSearchInput) {
+        characters(page: $page, size: $size, input: $input) {
+          pagination { total pages page }
+          list { ...CharacterFields }
+        }
+      }`,
+  },
   {
     method: 'GET',
     path: '/characters/{slug}',

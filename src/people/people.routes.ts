@@ -1,7 +1,26 @@
 import type { RestRoute } from '../rest/route';
 import { slugParam } from '../rest/schemas';
+import { NAME_SEARCH_SPEC } from '../common/name-search.inputs';
 
 export const peopleRoutes: RestRoute[] = [
+  {
+    method: 'POST',
+    path: '/people',
+    summary: 'Search people',
+    description:
+      'People by a typo-tolerant `query` over their names and synonyms (best match first), or all of them, the most credited first.',
+    auth: 'none',
+    params: {},
+    paged: true,
+    body: NAME_SEARCH_SPEC,
+    rootField: 'people',
+    document: `query People($page: Int, $size: Int, $input: NameSearchInput) {
+        people(page: $page, size: $size, input: $input) {
+          pagination { total pages page }
+          list { ...PersonFields }
+        }
+      }`,
+  },
   {
     method: 'GET',
     path: '/people/{slug}',

@@ -3,9 +3,15 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { ImageUrl } from '../common/scalars';
 import { sqlFields, sqlValue, type SqlForm } from '../graphql/sql-plan/fields';
 import { ReferencedEntity } from '../db/base.entity';
+import { TrigramIndex } from '../db/trigram-index';
 
 @ObjectType()
 @Entity()
+// Trigram indexes for the typo-tolerant name search of POST /people (pages.md "Catalogs").
+@TrigramIndex('name_native')
+@TrigramIndex('name_ua')
+@TrigramIndex('name_en')
+@TrigramIndex('synonyms', 'names')
 export class Person extends ReferencedEntity {
   @Field(() => String)
   get data_type(): 'person' {

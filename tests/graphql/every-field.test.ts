@@ -149,6 +149,8 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
     clients: { anonymous: missingToken },
     collection: { args: { reference: seeded.collection } },
     collections: {},
+    characters: { args: [{ input: {} }, { input: { query: 'an' } }] },
+    companies: { args: [{ input: {} }, { input: { type: 'studio' } }] },
     commentThread: { args: { comment_reference: seeded.thread } },
     comments: {},
     contentComments: {
@@ -178,6 +180,7 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
       anonymous: missingToken,
     },
     followingWatchers: { args: { slug: seeded.anime }, anonymous: missingToken },
+    genres: {},
     franchise: {
       args: [
         { content_type: 'anime', slug: seeded.franchise.anime },
@@ -196,6 +199,7 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
     novelCharacters: { args: { slug: seeded.novel } },
     novelList: {},
     novelSearch: {},
+    people: { args: [{ input: {} }] },
     person: { args: { slug: seeded.person } },
     personAnime: { args: { slug: seeded.person } },
     personManga: { args: { slug: seeded.person } },
@@ -226,6 +230,7 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
     thirdPartyTokens: { anonymous: missingToken },
     tokenInfo: { anonymous: missingToken },
     user: { args: { username: seeded.followed } },
+    users: { args: { input: { query: 'demo' } } },
     vote: {
       args: [
         { content_type: 'article', slug: seeded.article },

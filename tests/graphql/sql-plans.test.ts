@@ -204,6 +204,7 @@ describe('operations compiled to one SQL statement', () => {
       'GET /follow/{username}/followers',
       'GET /follow/{username}/following',
       'GET /follow/{username}/stats',
+      'GET /genres',
       'GET /manga/{slug}/characters',
       'GET /notifications',
       'GET /notifications/count',
@@ -222,8 +223,11 @@ describe('operations compiled to one SQL statement', () => {
       'GET /watch/{slug}/following',
       'GET /watch/{username}/stats',
       'POST /anime',
+      'POST /characters',
+      'POST /companies',
       'POST /favourite/{content_type}/{username}/list',
       'POST /manga',
+      'POST /people',
       'POST /read/{content_type}/{username}/list',
     ]);
   });

@@ -9,6 +9,7 @@ import { Migration20261129000000_title_search_version } from './Migration2026112
 import { Migration20261129150000_native_score_baseline_shards } from './Migration20261129150000_native_score_baseline_shards';
 import { Migration20261129190000_native_score_inline } from './Migration20261129190000_native_score_inline';
 import { Migration20261208003050_favourites } from './Migration20261208003050_favourites';
+import { Migration20261208005937_name_search } from './Migration20261208005937_name_search';
 
 /** Every committed migration, in order; `npm run migration:create` writes new ones to add here. */
 export const migrationsList: MigrationObject[] = [
@@ -40,4 +41,5 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261129190000_native_score_inline,
   },
   { name: 'Migration20261208003050_favourites', class: Migration20261208003050_favourites },
+  { name: 'Migration20261208005937_name_search', class: Migration20261208005937_name_search },
 ];
