@@ -1,4 +1,5 @@
 import { accountRoutes } from './accounts/accounts.routes';
+import { settingsRoutes } from './accounts/settings.routes';
 import { catalogRoutes } from './catalog/catalog.routes';
 import { editTodoRoutes } from './catalog/edit-todo.routes';
 import { scheduleRoutes } from './catalog/schedule.routes';
@@ -74,6 +75,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...readListRoutes,
   ...clientRoutes,
   ...accountRoutes,
+  ...settingsRoutes,
   ...notificationRoutes,
   ...followRoutes,
   ...followListRoutes,

@@ -48,6 +48,7 @@ import { ReadListResolver, readListSqlForms } from './lists/read-list.resolver';
 import { FavouriteResolver, favouriteSqlForms } from './favourites/favourite.resolver';
 import { ActivityResolver, activitySqlForms } from './accounts/activity.resolver';
 import { UserSearchResolver } from './accounts/user-search.resolver';
+import { SettingsResolver } from './accounts/settings.resolver';
 import { GenresResolver, genresSqlForms } from './catalog/genres.resolver';
 import { CompaniesResolver, companiesSqlForms } from './catalog/companies.resolver';
 import { FollowListsResolver, followListsSqlForms } from './follows/follow-lists.resolver';
@@ -111,6 +112,7 @@ const resolvers: NonEmptyArray<ClassType> = [
   ProfileResolver,
   ActivityResolver,
   UserSearchResolver,
+  SettingsResolver,
   GenresResolver,
   CompaniesResolver,
   NotificationResolver,

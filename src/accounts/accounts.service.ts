@@ -136,8 +136,8 @@ export async function login(request: AccountRequest, input: LoginInput): Promise
 /**
  * POST /auth/activation (§3.1): no account holds the token → 400
  * `auth:activation_invalid`; deleted account → 400 `user:deleted`; expired → 400
- * `auth:activation_expired`. Confirms the email, promotes `not_activated` to `user`
- * and clears the token (so a link works once).
+ * `auth:activation_expired`. Confirms the email (a pending one replaces it), promotes
+ * `not_activated` to `user` and clears the token (so a link works once).
  */
 export function activate(request: AccountRequest, input: ActivationInput): Promise<TokenResponse> {
   return request.em.transactional(async (tx) => {
@@ -150,6 +150,15 @@ export function activate(request: AccountRequest, input: ActivationInput): Promi
     if (user.role === 'deleted') throw new AppError('user:deleted');
     if (user.activation_expires === null || Date.now() > user.activation_expires.getTime()) {
       throw new AppError('auth:activation_expired');
+    }
+    // A changed address (PUT /settings/email) becomes the email, unless another account took it meanwhile.
+    if (user.pending_email !== null) {
+      const taken = await tx.count(User, {
+        ...byLowerEmail(user.pending_email),
+        reference: { $ne: user.reference },
+      });
+      if (taken === 0) user.email = user.pending_email;
+      user.pending_email = null;
     }
     user.email_confirmed = true;
     if (user.role === 'not_activated') user.role = 'user';

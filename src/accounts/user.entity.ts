@@ -93,6 +93,18 @@ export class User extends ReferencedEntity {
 
   @Property({ type: 'text[]' })
   ignored_notifications: NotificationType[] = [];
+
+  /** An address the user changed to and has not confirmed yet; activation makes it the email. */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  pending_email: string | null = null;
+
+  /** The last username change (PUT /settings/username allows one an hour). */
+  @Property({ type: 'datetime', nullable: true })
+  username_changed: Date | null = null;
+
+  /** The last email change (PUT /settings/email allows one a day). */
+  @Property({ type: 'datetime', nullable: true })
+  email_changed: Date | null = null;
 }
 
 /** This module's SQL forms (src/graphql/sql-plan), gathered where the schema is built (src/schema.ts). */

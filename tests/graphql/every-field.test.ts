@@ -195,6 +195,7 @@ function queryCalls(seeded: Seeded): Record<string, QueryCall> {
     me: { anonymous: missingToken },
     notificationCount: { anonymous: missingToken },
     notifications: { anonymous: missingToken },
+    notificationSettings: { anonymous: missingToken },
     novel: { args: { slug: seeded.novel } },
     novelCharacters: { args: { slug: seeded.novel } },
     novelList: {},
@@ -376,6 +377,16 @@ function mutationCalls(seeded: Seeded): Record<string, MutationCall> {
       args: (earlier) => ({ reference: earlier('createCollection', 'reference') }),
     },
     markNotificationSeen: { as: 'owner', args: () => ({ notification_reference: seeded.notification }) },
+    // The settings last, by the newcomer, whose name and address nothing after them reads.
+    updateNotificationSettings: {
+      as: 'newcomer',
+      args: () => ({ input: { ignored_notifications: ['hikka_update', 'comment_reply'] } }),
+    },
+    updateDescription: { as: 'newcomer', args: () => ({ input: { description: '\nHello.\n' } }) },
+    updateUsername: { as: 'newcomer', args: () => ({ input: { username: 'every_field_renamed' } }) },
+    updateEmail: { as: 'newcomer', args: () => ({ input: { email: 'renamed@example.com' } }) },
+    updatePassword: { as: 'newcomer', args: () => ({ input: { password: 'another long password' } }) },
+    deleteImage: { as: 'newcomer', args: () => ({ image_type: 'cover' }) },
   };
 }
 

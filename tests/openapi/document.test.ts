@@ -89,6 +89,8 @@ describe('the OpenAPI document', () => {
       'PUT /comments/{content_type}/{slug}',
       'PUT /favourite/{content_type}/{slug}',
       'PUT /follow/{username}',
+      'PUT /settings/email',
+      'PUT /settings/username',
     ]);
     expect(statusesOf('POST', '/auth/login')).toEqual(expect.arrayContaining(['401', '404']));
     expect(statusesOf('POST', '/auth/signup')).toContain('403');

@@ -283,6 +283,26 @@ export const ERROR_CATALOG = {
     en: 'Episodes exceed the total',
     uk: 'Кількість епізодів перевищує загальну',
   },
+  'settings:username_cooldown': {
+    status: 429,
+    en: 'Username can be changed once an hour',
+    uk: 'Ім’я користувача можна змінювати раз на годину',
+  },
+  'settings:email_cooldown': {
+    status: 429,
+    en: 'Email can be changed once a day',
+    uk: 'Пошту можна змінювати раз на добу',
+  },
+  'settings:username_taken': {
+    status: 409,
+    en: 'Username already taken',
+    uk: 'Це ім’я користувача вже зайняте',
+  },
+  'settings:invalid_username': {
+    status: 400,
+    en: 'This username is reserved',
+    uk: 'Це ім’я користувача зарезервоване',
+  },
   'favourite:content_not_found': { status: 404, en: 'Content not found', uk: 'Контент не знайдено' },
   'favourite:not_found': { status: 404, en: 'Favourite not found', uk: 'Цього немає в улюбленому' },
   'favourite:exists': { status: 409, en: 'Already in favourites', uk: 'Уже є в улюбленому' },

@@ -10,6 +10,7 @@ import { Migration20261129150000_native_score_baseline_shards } from './Migratio
 import { Migration20261129190000_native_score_inline } from './Migration20261129190000_native_score_inline';
 import { Migration20261208003050_favourites } from './Migration20261208003050_favourites';
 import { Migration20261208005937_name_search } from './Migration20261208005937_name_search';
+import { Migration20261208010922_account_changes } from './Migration20261208010922_account_changes';
 
 /** Every committed migration, in order; `npm run migration:create` writes new ones to add here. */
 export const migrationsList: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const migrationsList: MigrationObject[] = [
   },
   { name: 'Migration20261208003050_favourites', class: Migration20261208003050_favourites },
   { name: 'Migration20261208005937_name_search', class: Migration20261208005937_name_search },
+  { name: 'Migration20261208010922_account_changes', class: Migration20261208010922_account_changes },
 ];
