@@ -13,6 +13,7 @@ import { peopleRoutes } from './people/people.routes';
 import { searchRoutes } from './catalog/search.routes';
 import { watchListRoutes } from './lists/watch-list.routes';
 import { readListRoutes } from './lists/read-list.routes';
+import { listImportRoutes } from './lists/list-import.routes';
 import { followRoutes } from './follows/follow.routes';
 import { followListRoutes } from './follows/follow-lists.routes';
 import { followFragments } from './follows/follow.fragments';
@@ -73,6 +74,7 @@ export const restRoutes: readonly RestRoute[] = [
   ...searchRoutes,
   ...watchListRoutes,
   ...readListRoutes,
+  ...listImportRoutes,
   ...clientRoutes,
   ...accountRoutes,
   ...settingsRoutes,

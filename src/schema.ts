@@ -45,6 +45,7 @@ import { CatalogListResolver, catalogListSqlForms } from './catalog/catalog-list
 import { NovelSearchResolver, novelSearchSqlForms } from './catalog/novel-search.resolver';
 import { WatchListResolver, watchListSqlForms } from './lists/watch-list.resolver';
 import { ReadListResolver, readListSqlForms } from './lists/read-list.resolver';
+import { ListImportResolver } from './lists/list-import.resolver';
 import { FavouriteResolver, favouriteSqlForms } from './favourites/favourite.resolver';
 import { ActivityResolver, activitySqlForms } from './accounts/activity.resolver';
 import { UserSearchResolver } from './accounts/user-search.resolver';
@@ -105,6 +106,7 @@ const resolvers: NonEmptyArray<ClassType> = [
   CatalogListResolver,
   WatchListResolver,
   ReadListResolver,
+  ListImportResolver,
   ...clientResolvers,
   ArticleResolver,
   VoteResolver,

@@ -25,5 +25,9 @@ export function orderBySql<F extends string>(
   });
 }
 
-/** Slug order: code-point order, as PostgreSQL's "C" collation sorts. */
-export const compareSlugs = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Slug order: code-point order, as PostgreSQL's "C" collation sorts (UTF-8 bytes compare
+ * as code points do; JavaScript's `<` compares UTF-16 units, which differs beyond U+FFFF).
+ */
+export const compareSlugs = (a: string, b: string): number =>
+  a === b ? 0 : Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

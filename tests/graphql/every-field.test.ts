@@ -81,6 +81,8 @@ interface Seeded {
   thread: string;
   /** The slug of a commented item of each commentable kind. */
   commented: Record<CommentContentType, string>;
+  /** The `extcat_id`s of the seeded anime and manga (the list imports match titles by them). */
+  extcat: Record<'anime' | 'manga', number>;
   /** The slug of the owner's favourite of each kind. */
   favourites: Record<FavouriteContentType, string>;
   followed: string;
@@ -377,6 +379,44 @@ function mutationCalls(seeded: Seeded): Record<string, MutationCall> {
       args: (earlier) => ({ reference: earlier('createCollection', 'reference') }),
     },
     markNotificationSeen: { as: 'owner', args: () => ({ notification_reference: seeded.notification }) },
+    importWatchList: {
+      as: 'owner',
+      args: () => ({
+        input: {
+          overwrite: true,
+          anime: [
+            {
+              series_animedb_id: String(seeded.extcat.anime),
+              my_watched_episodes: '3',
+              my_times_watched: '0',
+              my_score: '8',
+              my_status: 'Watching',
+              my_comments: {},
+              series_title: 'ignored',
+            },
+          ],
+        },
+      }),
+    },
+    importReadList: {
+      as: 'owner',
+      args: () => ({
+        input: {
+          overwrite: false,
+          content: [
+            {
+              manga_mangadb_id: seeded.extcat.manga,
+              my_read_chapters: 12,
+              my_read_volumes: 2,
+              my_score: 7,
+              my_status: 'Reading',
+              my_comments: 'Imported.',
+              my_times_watched: 0,
+            },
+          ],
+        },
+      }),
+    },
     // The settings last, by the newcomer, whose name and address nothing after them reads.
     updateNotificationSettings: {
       as: 'newcomer',
@@ -590,6 +630,7 @@ async function seed(orm: MikroORM, app: RequestListener, tokens: Map<Caller, str
     anime: titles.anime.slug,
     manga: titles.manga.slug,
     novel: titles.novel.slug,
+    extcat: { anime: titles.anime.extcat_id, manga: titles.manga.extcat_id },
     readStatus,
     person: titles.person,
     character: titles.character,

@@ -37,6 +37,8 @@ const MINIMAL_BODIES: Record<string, Json> = {
   'POST /characters': {},
   'POST /user/list': { query: 'abc' },
   'PUT /settings/notifications': { ignored_notifications: [] },
+  'POST /settings/import/watch': { overwrite: false, anime: [] },
+  'POST /settings/import/read': { overwrite: false, content: [] },
   'PUT /settings/description': {},
   'PUT /settings/username': { username: 'new_name' },
   'PUT /settings/email': { email: 'new@example.com' },
@@ -118,6 +120,41 @@ const INTEGER_FIELDS: Record<string, [field: string, given: unknown, read: unkno
     ['native_score', ['1', null], [1, null]],
   ],
   'POST /articles': [['min_vote_score', '3', 3]],
+  // MAL export records carry their numbers as decimal strings; unknown keys stay as given.
+  'POST /settings/import/watch': [
+    [
+      'anime',
+      [{ series_animedb_id: '21', my_watched_episodes: '3', my_status: 'Watching', my_comments: {}, x: '1' }],
+      [{ series_animedb_id: 21, my_watched_episodes: 3, my_status: 'Watching', my_comments: {}, x: '1' }],
+    ],
+  ],
+  'POST /settings/import/read': [
+    [
+      'content',
+      [
+        {
+          manga_mangadb_id: '2',
+          my_read_chapters: '10',
+          my_read_volumes: 1,
+          my_score: 7,
+          my_status: 'Reading',
+          my_comments: '',
+          my_times_read: 0,
+        },
+      ],
+      [
+        {
+          manga_mangadb_id: 2,
+          my_read_chapters: 10,
+          my_read_volumes: 1,
+          my_score: 7,
+          my_status: 'Reading',
+          my_comments: '',
+          my_times_read: 0,
+        },
+      ],
+    ],
+  ],
   'POST /collections/create': [['content', [{ slug: 'a-1', order: '1' }], [{ slug: 'a-1', order: 1 }]]],
   'PUT /collections/{reference}': [['content', [{ slug: 'a-1', order: '1' }], [{ slug: 'a-1', order: 1 }]]],
   'PUT /vote/{content_type}/{slug}': [['score', '-1', -1]],
