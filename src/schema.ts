@@ -49,8 +49,10 @@ import { ListImportResolver } from './lists/list-import.resolver';
 import { FavouriteResolver, favouriteSqlForms } from './favourites/favourite.resolver';
 import { ActivityResolver, activitySqlForms } from './accounts/activity.resolver';
 import { UserSearchResolver } from './accounts/user-search.resolver';
+import { ArticleStatsResolver, articleStatsSqlForms } from './articles/article-stats.resolver';
 import { SettingsResolver } from './accounts/settings.resolver';
 import { GenresResolver, genresSqlForms } from './catalog/genres.resolver';
+import { SitemapResolver, sitemapSqlForms } from './catalog/sitemap.resolver';
 import { CompaniesResolver, companiesSqlForms } from './catalog/companies.resolver';
 import { FollowListsResolver, followListsSqlForms } from './follows/follow-lists.resolver';
 import { FollowingEntriesResolver, followingEntriesSqlForms } from './follows/following-entries.resolver';
@@ -114,8 +116,10 @@ const resolvers: NonEmptyArray<ClassType> = [
   ProfileResolver,
   ActivityResolver,
   UserSearchResolver,
+  ArticleStatsResolver,
   SettingsResolver,
   GenresResolver,
+  SitemapResolver,
   CompaniesResolver,
   NotificationResolver,
   FollowResolver,
@@ -139,6 +143,8 @@ const sqlForms = new SqlForms([
   ...profileSqlForms,
   ...activitySqlForms,
   ...genresSqlForms,
+  ...sitemapSqlForms,
+  ...articleStatsSqlForms,
   ...companiesSqlForms,
   ...animeEntitySqlForms,
   ...animeSqlForms,

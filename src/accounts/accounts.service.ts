@@ -53,11 +53,13 @@ function newActivation(at: number) {
 
 /**
  * Queues the activation email once the transaction that stored its token has committed:
- * the request's, inside a mutation, of which the service's own is only a savepoint.
+ * the request's, inside a mutation, of which the service's own is only a savepoint. It
+ * goes to the address the link confirms: a pending one (PUT /settings/email), else the email.
  */
-function sendActivation(request: AccountRequest, user: User, token: string): void {
+export function sendActivation(request: AccountRequest, user: User, token: string): void {
   const { mailer, publicUrl } = request.accounts;
-  const mail = activationMail(user, activationLink(publicUrl, token), request.language);
+  const to = { email: user.pending_email ?? user.email, username: user.username };
+  const mail = activationMail(to, activationLink(publicUrl, token), request.language);
   request.afterCommit(() => mailer.queue(mail, { purpose: 'activation', user: user.reference }));
 }
 
@@ -151,15 +153,7 @@ export function activate(request: AccountRequest, input: ActivationInput): Promi
     if (user.activation_expires === null || Date.now() > user.activation_expires.getTime()) {
       throw new AppError('auth:activation_expired');
     }
-    // A changed address (PUT /settings/email) becomes the email, unless another account took it meanwhile.
-    if (user.pending_email !== null) {
-      const taken = await tx.count(User, {
-        ...byLowerEmail(user.pending_email),
-        reference: { $ne: user.reference },
-      });
-      if (taken === 0) user.email = user.pending_email;
-      user.pending_email = null;
-    }
+    if (user.pending_email !== null) await takePendingEmail(tx, user);
     user.email_confirmed = true;
     if (user.role === 'not_activated') user.role = 'user';
     user.activation_token_hash = null;
@@ -167,6 +161,19 @@ export function activate(request: AccountRequest, input: ActivationInput): Promi
     recordAction(tx, user, 'activation');
     return issueToken(tx, user);
   });
+}
+
+/**
+ * A changed address (PUT /settings/email) becomes the email once its link is opened,
+ * unless another account has it by then. Activations of one address take a lock on it
+ * first, so that of two at once the second sees the first's address and keeps its own.
+ */
+async function takePendingEmail(tx: EntityManager, user: User): Promise<void> {
+  const pending = user.pending_email!;
+  user.pending_email = null;
+  await tx.execute('select pg_advisory_xact_lock(hashtext(lower(?)))', [pending]);
+  const taken = await tx.count(User, { ...byLowerEmail(pending), reference: { $ne: user.reference } });
+  if (taken === 0) user.email = pending;
 }
 
 /**

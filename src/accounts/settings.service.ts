@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashSecret, newTokenSecret } from '../common/auth/secrets';
 import type { NotificationType } from '../common/enums';
 import { AppError } from '../common/errors/app-error';
-import type { AccountRequest } from './accounts.service';
-import { ACTIVATION_LIFETIME_MS, activationLink, activationMail } from './activation-mail';
+import { type AccountRequest, sendActivation } from './accounts.service';
+import { ACTIVATION_LIFETIME_MS } from './activation-mail';
 import { hashPassword } from './passwords';
 import { requireScopes, type Viewer } from './session';
 import type { ImageType } from './settings.types';
@@ -119,13 +119,7 @@ export async function updateEmail(request: AccountRequest, viewer: Viewer, email
     });
     return user;
   });
-  const { mailer, publicUrl } = request.accounts;
-  const mail = activationMail(
-    { email, username: user.username },
-    activationLink(publicUrl, token),
-    request.language,
-  );
-  request.afterCommit(() => mailer.queue(mail, { purpose: 'activation', user: user.reference }));
+  sendActivation(request, user, token);
   return user;
 }
 

@@ -7,6 +7,22 @@ const slugParams = { slug: slugParam };
 /** Articles (contract #4, #5; semantics §3.8). */
 export const articleRoutes: RestRoute[] = [
   {
+    method: 'GET',
+    path: '/articles/stats',
+    summary: 'Top authors and tags',
+    description:
+      'The 10 best authors of the last 30 days (published, non-system articles: count, comments, vote score; author_score = 2 × likes + comments + 1.5 × articles), each with `is_followed` for the caller, and the 10 most used tags.',
+    auth: 'optional',
+    params: {},
+    rootField: 'articleStats',
+    document: `query ArticleStats {
+        articleStats {
+          authors { user { ...UserFields is_followed } total_articles total_comments total_likes author_score }
+          tags { name content_count }
+        }
+      }`,
+  },
+  {
     method: 'POST',
     path: '/articles/create',
     summary: 'Write an article',

@@ -1,4 +1,6 @@
+import { TITLE_CONTENT_TYPES } from '../common/enums';
 import type { RestRoute } from '../rest/route';
+import { oneOf } from '../rest/schemas';
 import { ANIME_LIST_SPEC, MANGA_LIST_SPEC } from './catalog-list.inputs';
 import { COMPANY_SEARCH_SPEC } from './companies.resolver';
 import { NOVEL_SEARCH_SPEC } from './novel-search.inputs';
@@ -58,6 +60,17 @@ export const searchRoutes: RestRoute[] = [
           list { ...MangaWithRead }
         }
       }`,
+  },
+  {
+    method: 'GET',
+    path: '/sitemap/sitemap_{content_type}.json',
+    summary: 'A sitemap of a title kind',
+    description:
+      'Every anime, manga or novel that is not deleted, best scored first, as `{slug, updated_at}` (Unix seconds, or null): what a site generator or a search engine needs.',
+    auth: 'none',
+    params: { content_type: oneOf(TITLE_CONTENT_TYPES) },
+    rootField: 'sitemap',
+    document: `query Sitemap($content_type: TitleContentType!) { sitemap(content_type: $content_type) { slug updated_at } }`,
   },
   {
     method: 'GET',

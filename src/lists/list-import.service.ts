@@ -30,14 +30,17 @@ function noteOf(comments: unknown): string | null {
   return [...comments].slice(0, MAX_NOTE).join('');
 }
 
+/** A count within its cap (any integer ≥ 0 is valid; the caps of pages.md apply). */
+const capped = (value: unknown, cap: number): number => Math.min((value as number | undefined) ?? 0, cap);
+
 const watchEntryOf = (record: Record<string, unknown>): ImportedEntry => ({
   extcat_id: record.series_animedb_id as number,
   status: MAL_WATCH_STATUSES[record.my_status as keyof typeof MAL_WATCH_STATUSES],
   score: (record.my_score as number | undefined) ?? 0,
   note: noteOf(record.my_comments),
-  progress: record.my_watched_episodes as number,
+  progress: capped(record.my_watched_episodes, MAX_COUNT),
   volumes: 0,
-  repeats: (record.my_times_watched as number | undefined) ?? 0,
+  repeats: capped(record.my_times_watched, MAX_REPEATS),
 });
 
 const readEntryOf = (record: Record<string, unknown>): ImportedEntry => ({
@@ -45,9 +48,9 @@ const readEntryOf = (record: Record<string, unknown>): ImportedEntry => ({
   status: MAL_READ_STATUSES[record.my_status as keyof typeof MAL_READ_STATUSES],
   score: record.my_score as number,
   note: noteOf(record.my_comments),
-  progress: record.my_read_chapters as number,
-  volumes: record.my_read_volumes as number,
-  repeats: (record.my_times_read ?? record.my_times_watched) as number,
+  progress: capped(record.my_read_chapters, MAX_COUNT),
+  volumes: capped(record.my_read_volumes, MAX_COUNT),
+  repeats: capped(record.my_times_read ?? record.my_times_watched, MAX_REPEATS),
 });
 
 /** Each kind's entry table and the columns an import writes besides the shared ones. */
@@ -134,7 +137,9 @@ async function importEntries(
        on conflict (content_type, shard) do update set
          total = native_score_baseline.total + excluded.total, count = native_score_baseline.count + excluded.count
      ),
-     touched as (update "user" set lists_updated = ? where reference = ? and exists (select 1 from written))
+     touched as (
+       update "user" set lists_updated = greatest(lists_updated, ?) where reference = ? and exists (select 1 from written)
+     )
      select count(*)::int as imported from written`,
     JSON.stringify(entries),
     user,

@@ -113,7 +113,10 @@ const INVALID: Record<Exclude<OpName, 'getNotifications'>, { op: Op; message: st
     op: op.description({ description: 'x'.repeat(141) }),
     message: 'Invalid field description in request body',
   },
-  username: { op: op.username({ username: '1_bad_name' }), message: 'Invalid field username in request body' },
+  username: {
+    op: op.username({ username: '1_bad_name' }),
+    message: 'Invalid field username in request body',
+  },
   email: { op: op.email({ email: 'not-an-address' }), message: 'Invalid field email in request body' },
   password: { op: op.password({ password: 'short' }), message: 'Invalid field password in request body' },
   image: { op: op.image('banner'), message: 'Invalid field image_type in request path' },
@@ -125,8 +128,7 @@ const WRITE_OPS = ALL_OPS.filter((name) => name !== 'getNotifications') as Exclu
   'getNotifications'
 >[];
 
-const callRest = (o: Op, as: CallOptions = {}) =>
-  rest(t.app, o.route.method as Method, o.path, o.body, as);
+const callRest = (o: Op, as: CallOptions = {}) => rest(t.app, o.route.method as Method, o.path, o.body, as);
 const callGql = (o: Op, as: CallOptions = {}, document = o.route.document) =>
   gql(t.app, document, o.variables, as);
 
@@ -183,7 +185,8 @@ async function expectFailure(o: Op, as: CallOptions, expected: Expected): Promis
     status: expected.status,
     body: { code: expected.code, message: expected.message },
   });
-  const documents = o.name === 'getNotifications' ? [o.route.document, getNotificationsTwin] : [o.route.document];
+  const documents =
+    o.name === 'getNotifications' ? [o.route.document, getNotificationsTwin] : [o.route.document];
   for (const document of documents) {
     const viaGql = await callGql(o, as, document);
     expect({ route: o.path, ...graphError(viaGql.body) }).toEqual({ route: o.path, ...expected });
@@ -358,6 +361,13 @@ describe('GET /settings/notifications', () => {
     );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ignored_notifications: ['follow'] });
+  });
+
+  it('is never cached: private, no-store', async () => {
+    const { as } = await member({ ignored_notifications: ['follow'] });
+    const res = await callRest(op.getNotifications(), as);
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
   });
 
   it('reads the token from the auth cookie too', async () => {
@@ -664,7 +674,10 @@ describe('PUT /settings/description', () => {
       'serves a third-party token with %j',
       async (scope) => {
         const { user } = await member();
-        const body = await expectRest(op.description({ description: 'Scoped' }), await thirdParty(user, scope));
+        const body = await expectRest(
+          op.description({ description: 'Scoped' }),
+          await thirdParty(user, scope),
+        );
         expect(body).toEqual(userJson(user, { description: 'Scoped' }));
       },
     );
@@ -683,7 +696,11 @@ describe('PUT /settings/description', () => {
       [[]],
     ])('answers 403 to a third-party token with %j; the text stays', async (scope) => {
       const { user } = await member({ description: 'Before' });
-      await expectFailure(op.description({ description: 'After' }), await thirdParty(user, scope), ERR.denied);
+      await expectFailure(
+        op.description({ description: 'After' }),
+        await thirdParty(user, scope),
+        ERR.denied,
+      );
       expect((await rowOf(user)).description).toBe('Before');
     });
   });
@@ -921,7 +938,10 @@ describe('PUT /settings/username', () => {
       'serves a third-party token with %j',
       async (scope) => {
         const { user } = await member();
-        const body = await expectRest(op.username({ username: 'Scoped_Name' }), await thirdParty(user, scope));
+        const body = await expectRest(
+          op.username({ username: 'Scoped_Name' }),
+          await thirdParty(user, scope),
+        );
         expect(body).toEqual(userJson(user, { username: 'Scoped_Name' }));
       },
     );
@@ -971,21 +991,23 @@ describe('PUT /settings/email', () => {
     expect(after.activation_token_hash).toMatch(/^[0-9a-f]{64}$/);
     expectAbout(after.activation_expires!, Date.now() + 3 * HOUR);
     expectAbout(after.email_changed!, Date.now());
-    const PENDING: (keyof Row)[] = ['pending_email', 'activation_token_hash', 'activation_expires', 'email_changed'];
+    const PENDING: (keyof Row)[] = [
+      'pending_email',
+      'activation_token_hash',
+      'activation_expires',
+      'email_changed',
+    ];
     expect(without(after, PENDING)).toEqual(without(before, PENDING));
 
     const me = await rest(t.app, 'GET', '/user/me', undefined, as);
     expect(me.body.email).toBe('old@example.com');
   });
 
-  it.each(['a@b.co', 'first.last@sub.example.org', 'x_y-z@example.com'])(
-    'accepts %s',
-    async (email) => {
-      const { user, as } = await member();
-      await expectRest(op.email({ email }), as);
-      expect((await rowOf(user)).pending_email).toBe(email);
-    },
-  );
+  it.each(['a@b.co', 'first.last@sub.example.org', 'x_y-z@example.com'])('accepts %s', async (email) => {
+    const { user, as } = await member();
+    await expectRest(op.email({ email }), as);
+    expect((await rowOf(user)).pending_email).toBe(email);
+  });
 
   it.each([
     'not-an-address',
@@ -1126,7 +1148,11 @@ describe('PUT /settings/email', () => {
     ])('answers 403 to a third-party token with %j; nothing changes', async (scope) => {
       const { user } = await member();
       const before = await rowOf(user);
-      await expectFailure(op.email({ email: 'denied@example.com' }), await thirdParty(user, scope), ERR.denied);
+      await expectFailure(
+        op.email({ email: 'denied@example.com' }),
+        await thirdParty(user, scope),
+        ERR.denied,
+      );
       expect(await rowOf(user)).toEqual(before);
     });
 
@@ -1243,7 +1269,11 @@ describe('PUT /settings/password', () => {
     ])('answers 403 to a third-party token with %j; nothing changes', async (scope) => {
       const { user } = await member();
       const before = await rowOf(user);
-      await expectFailure(op.password({ password: 'denied secret' }), await thirdParty(user, scope), ERR.denied);
+      await expectFailure(
+        op.password({ password: 'denied secret' }),
+        await thirdParty(user, scope),
+        ERR.denied,
+      );
       expect(await rowOf(user)).toEqual(before);
     });
   });
@@ -1265,7 +1295,9 @@ describe('DELETE /settings/image/{image_type}', () => {
       userJson(user, { avatar: 'https://cdn.test/avatar.jpg', cover: 'https://cdn.test/covers/c.jpg' }),
     );
     expect(await rowOf(user)).toMatchObject({ avatar_path: null, cover: '/covers/c.jpg' });
-    expect((await rest(t.app, 'GET', `/user/${user.username}`)).body.avatar).toBe('https://cdn.test/avatar.jpg');
+    expect((await rest(t.app, 'GET', `/user/${user.username}`)).body.avatar).toBe(
+      'https://cdn.test/avatar.jpg',
+    );
   });
 
   it('cover: null; the avatar stays', async () => {
@@ -1367,51 +1399,67 @@ describe('DELETE /settings/image/{image_type}', () => {
 // ===========================================================================
 
 describe('required authentication, every endpoint', () => {
-  it.each(ALL_OPS)('%s: 401 for a missing, unknown or expired token, on every door; nothing changes', async (name) => {
-    const { user } = await member(FILLED);
-    const before = await rowOf(user);
-    const expired = await buildToken(t.orm, user, { expiration: new Date(Date.now() - 1000) });
-    for (const [options, expected] of [
-      [{}, ERR.missing],
-      [{ token: 'not-a-token' }, ERR.invalid],
-      [{ token: hashSecret('x') }, ERR.invalid],
-      [{ token: expired }, ERR.expired],
-      [{ cookie: expired }, ERR.expired],
-    ] as const) {
-      await expectFailure(validOp(name), options, expected);
-    }
-    expect(await rowOf(user)).toEqual(before);
-  });
+  it.each(ALL_OPS)(
+    '%s: 401 for a missing, unknown or expired token, on every door; nothing changes',
+    async (name) => {
+      const { user } = await member(FILLED);
+      const before = await rowOf(user);
+      const expired = await buildToken(t.orm, user, { expiration: new Date(Date.now() - 1000) });
+      for (const [options, expected] of [
+        [{}, ERR.missing],
+        [{ token: 'not-a-token' }, ERR.invalid],
+        [{ token: hashSecret('x') }, ERR.invalid],
+        [{ token: expired }, ERR.expired],
+        [{ cookie: expired }, ERR.expired],
+      ] as const) {
+        await expectFailure(validOp(name), options, expected);
+      }
+      expect(await rowOf(user)).toEqual(before);
+    },
+  );
 
-  it.each(ALL_OPS)('%s: a banned account → 403 auth:banned; a deleted one → 400 user:deleted', async (name) => {
-    const banned = await member({ ...FILLED, banned: true });
-    const gone = await member({ ...FILLED, role: 'deleted' });
-    const before = [await rowOf(banned.user), await rowOf(gone.user)];
-    await expectFailure(validOp(name), banned.as, ERR.banned);
-    await expectFailure(validOp(name), gone.as, ERR.deleted);
-    await expectFailure(validOp(name), { ...gone.as, language: 'uk' }, { ...ERR.deleted, message: 'Видалено...' });
-    expect([await rowOf(banned.user), await rowOf(gone.user)]).toEqual(before);
-  });
+  it.each(ALL_OPS)(
+    '%s: a banned account → 403 auth:banned; a deleted one → 400 user:deleted',
+    async (name) => {
+      const banned = await member({ ...FILLED, banned: true });
+      const gone = await member({ ...FILLED, role: 'deleted' });
+      const before = [await rowOf(banned.user), await rowOf(gone.user)];
+      await expectFailure(validOp(name), banned.as, ERR.banned);
+      await expectFailure(validOp(name), gone.as, ERR.deleted);
+      await expectFailure(
+        validOp(name),
+        { ...gone.as, language: 'uk' },
+        { ...ERR.deleted, message: 'Видалено...' },
+      );
+      expect([await rowOf(banned.user), await rowOf(gone.user)]).toEqual(before);
+    },
+  );
 
-  it.each(WRITE_OPS)('%s: authentication comes before validation (REST, and GraphQL where the spec checks the value)', async (name) => {
-    const { as: gone } = await member({ role: 'deleted' });
-    const { op: invalid } = INVALID[name];
-    const anonymous = await callRest(invalid, {});
-    expect([anonymous.status, anonymous.body.code]).toEqual([401, 'auth:missing_token']);
-    const deleted = await callRest(invalid, gone);
-    expect([deleted.status, deleted.body.code]).toEqual([400, 'user:deleted']);
-    // The image type is a GraphQL enum, refused while the variables are coerced (before any resolver).
-    if (name !== 'image') {
-      expect(graphError((await callGql(invalid, {})).body)).toEqual(ERR.missing);
-      expect(graphError((await callGql(invalid, gone)).body)).toEqual(ERR.deleted);
-    }
-  });
+  it.each(WRITE_OPS)(
+    '%s: authentication comes before validation (REST, and GraphQL where the spec checks the value)',
+    async (name) => {
+      const { as: gone } = await member({ role: 'deleted' });
+      const { op: invalid } = INVALID[name];
+      const anonymous = await callRest(invalid, {});
+      expect([anonymous.status, anonymous.body.code]).toEqual([401, 'auth:missing_token']);
+      const deleted = await callRest(invalid, gone);
+      expect([deleted.status, deleted.body.code]).toEqual([400, 'user:deleted']);
+      // The image type is a GraphQL enum, refused while the variables are coerced (before any resolver).
+      if (name !== 'image') {
+        expect(graphError((await callGql(invalid, {})).body)).toEqual(ERR.missing);
+        expect(graphError((await callGql(invalid, gone)).body)).toEqual(ERR.deleted);
+      }
+    },
+  );
 
-  it.each(WRITE_OPS)('%s: with a valid token the invalid request is 400 validation on every door', async (name) => {
-    const { as } = await member();
-    const { op: invalid, message } = INVALID[name];
-    await expectFailure(invalid, as, validation(message));
-  });
+  it.each(WRITE_OPS)(
+    '%s: with a valid token the invalid request is 400 validation on every door',
+    async (name) => {
+      const { as } = await member();
+      const { op: invalid, message } = INVALID[name];
+      await expectFailure(invalid, as, validation(message));
+    },
+  );
 
   it.each(ALL_OPS)('%s: the auth cookie works as the header does', async (name) => {
     const { as } = await member(FILLED);
@@ -1455,6 +1503,81 @@ describe('bounded SQL', () => {
       callRest(op.notifications({ ignored_notifications: [...NOTIFICATION_TYPES] }), as),
     );
     expect(all).toBe(none);
+  });
+});
+
+// ===========================================================================
+
+describe('changes at the same time', () => {
+  const ROUNDS = 5;
+
+  it('two accounts taking the same free name at once: one gets it, the other 409 settings:username_taken', async () => {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const a = await member();
+      const b = await member();
+      const name = `Race_Name_${round}`;
+      const answers = await Promise.all(
+        [a, b].map(({ as }) => callRest(op.username({ username: name }), as)),
+      );
+      expect(answers.map((res) => res.status).sort()).toEqual([200, 409]);
+      const loser = answers.find((res) => res.status === 409)!;
+      expect(loser.body).toEqual({ code: ERR.usernameTaken.code, message: ERR.usernameTaken.message });
+      const rows = [await rowOf(a.user), await rowOf(b.user)];
+      expect(rows.filter((row) => row.username === name)).toHaveLength(1);
+      // The loser's row is untouched: no change time.
+      expect(rows.filter((row) => row.username_changed === null)).toHaveLength(1);
+    }
+  });
+
+  it('one account renaming itself twice at once: one change, the other 429', async () => {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const { user, as } = await member();
+      const answers = await Promise.all(
+        ['First', 'Second'].map((which) => callRest(op.username({ username: `${which}_Name_${round}` }), as)),
+      );
+      expect(answers.map((res) => res.status).sort()).toEqual([200, 429]);
+      const winner = answers.find((res) => res.status === 200)!;
+      expect((await rowOf(user)).username).toBe(winner.body.username);
+    }
+  });
+
+  it('one account changing its email twice at once: one pending address, the other 429', async () => {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const { user, as } = await member();
+      const answers = await Promise.all(
+        ['first', 'second'].map((which) => callRest(op.email({ email: `${which}${round}@example.com` }), as)),
+      );
+      expect(answers.map((res) => res.status).sort()).toEqual([200, 429]);
+      expect((await rowOf(user)).pending_email).toMatch(new RegExp(`^(first|second)${round}@example\\.com$`));
+    }
+  });
+
+  it('two accounts activating the same pending address at once: one gets it, the other keeps its email (no 500)', async () => {
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const address = `contested${round}@example.com`;
+      const accounts = await Promise.all(
+        ['a', 'b'].map(async (which) => {
+          const token = `${which}-${round}-activation-token`;
+          const user = await buildUser(t.orm, {
+            email: `${which}${round}@example.com`,
+            pending_email: address,
+            activation_token_hash: hashSecret(token),
+            activation_expires: new Date(Date.now() + HOUR),
+          });
+          return { user, token };
+        }),
+      );
+      const answers = await Promise.all(
+        accounts.map(({ token }) => rest(t.app, 'POST', '/auth/activation', { token })),
+      );
+      expect(answers.map((res) => [res.status, res.body.code])).toEqual([
+        [200, undefined],
+        [200, undefined],
+      ]);
+      const rows = await Promise.all(accounts.map(({ user }) => rowOf(user)));
+      expect(rows.map((row) => row.email).filter((email) => email === address)).toHaveLength(1);
+      expect(rows.map((row) => row.pending_email)).toEqual([null, null]);
+    }
   });
 });
 
@@ -1605,7 +1728,11 @@ describe('the new email: its activation mail and link', () => {
   });
 
   it('an account not yet activated: the link confirms the new address and activates the account', async () => {
-    const { user, as } = await mMember({ email: 'first@example.com', role: 'not_activated', email_confirmed: false });
+    const { user, as } = await mMember({
+      email: 'first@example.com',
+      role: 'not_activated',
+      email_confirmed: false,
+    });
     expect((await mPut({ email: 'fixed@example.com' }, as)).status).toBe(200);
     await m.mailer.idle();
     expect((await mActivate(tokenInMail(m.sent[0].text))).status).toBe(200);
@@ -1615,6 +1742,33 @@ describe('the new email: its activation mail and link', () => {
       email_confirmed: true,
       role: 'user',
     });
+  });
+
+  it('a resent link (#1) of an account not yet activated never makes an address the email that it was not sent to', async () => {
+    const { user, as } = await mMember({
+      email: 'typo@example.com',
+      role: 'not_activated',
+      email_confirmed: false,
+    });
+    expect((await mPut({ email: 'right@example.com' }, as)).status).toBe(200);
+    await m.mailer.idle();
+    expect(m.sent.map((mail) => mail.to)).toEqual(['right@example.com']);
+    // The link expires unused, and the user asks for a new one.
+    await m.orm.em
+      .getConnection()
+      .execute(`update "user" set activation_expires = ? where reference = ?`, [
+        new Date(Date.now() - 1000),
+        user.reference,
+      ]);
+    expect((await rest(m.app, 'POST', '/auth/activation/resend', undefined, as)).status).toBe(200);
+    await m.mailer.idle();
+    expect(m.sent).toHaveLength(2);
+    const resent = m.sent[1];
+
+    expect((await mActivate(tokenInMail(resent.text))).status).toBe(200);
+    const row = await mRow(user);
+    // Whoever opened the resent link controls resent.to: only that address may become the email.
+    expect({ email: row.email, sentTo: resent.to }).toEqual({ email: resent.to, sentTo: resent.to });
   });
 
   it('no mail when the change is refused (409, 429, 403, 400)', async () => {

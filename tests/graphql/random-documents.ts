@@ -100,6 +100,8 @@ export const roots: readonly CompiledRoot[] = [
     alternativeArgs: 'content_type: novel, username: "reader", size: 2, input: { sort: ["read_score:asc"] }',
   },
   { field: 'genres', args: '' },
+  { field: 'articleStats', args: '' },
+  { field: 'sitemap', args: 'content_type: anime', alternativeArgs: 'content_type: novel' },
   { field: 'companies', args: 'size: 20, input: {}', alternativeArgs: 'size: 5, input: { type: studio }' },
   { field: 'people', args: 'size: 20, input: {}', alternativeArgs: 'size: 5, input: { query: "writ" }' },
   { field: 'characters', args: 'size: 20, input: {}', alternativeArgs: 'size: 5, input: { query: "cast" }' },
