@@ -47,6 +47,7 @@ import { WatchListResolver, watchListSqlForms } from './lists/watch-list.resolve
 import { ReadListResolver, readListSqlForms } from './lists/read-list.resolver';
 import { ListImportResolver } from './lists/list-import.resolver';
 import { FavouriteResolver, favouriteSqlForms } from './favourites/favourite.resolver';
+import { viewerFavouriteResolvers, viewerFavouriteSqlForms } from './favourites/viewer-favourite.resolver';
 import { ActivityResolver, activitySqlForms } from './accounts/activity.resolver';
 import { UserSearchResolver } from './accounts/user-search.resolver';
 import { ArticleStatsResolver, articleStatsSqlForms } from './articles/article-stats.resolver';
@@ -130,6 +131,7 @@ const resolvers: NonEmptyArray<ClassType> = [
   ...reviewStatsResolvers,
   ...collectionResolvers,
   FavouriteResolver,
+  ...viewerFavouriteResolvers,
 ];
 
 /**
@@ -188,6 +190,7 @@ const sqlForms = new SqlForms([
   ...commentSqlForms,
   ...reviewStatsSqlForms,
   ...favouriteSqlForms,
+  ...viewerFavouriteSqlForms,
 ]);
 
 /** `@Authorized()` means required authentication; the session throws the catalog's errors. */
