@@ -190,6 +190,40 @@ query AnimePage($slug: String!) {
   variables: json({ slug: DEMO_ANIME_SLUG }),
 };
 
+const profilePage: PlaygroundExample = {
+  query: `# A profile's page in one request: the user, their
+# list figures and follows, their latest favourite
+# anime and a year of activity by day.
+query ProfilePage($username: String!) {
+  user(username: $username) {
+    username
+    description
+    avatar
+  }
+  watchStats(username: $username) {
+    duration completed watching planned
+  }
+  followStats(username: $username) {
+    followers following
+  }
+  favourites(
+    content_type: anime, username: $username, size: 4
+  ) {
+    pagination { total }
+    list {
+      ... on FavouriteAnime {
+        slug title_en favourite_created
+      }
+    }
+  }
+  userActivity(username: $username) {
+    timestamp actions
+  }
+}
+`,
+  variables: json({ username: DEMO_LOGIN.username }),
+};
+
 const signedIn: PlaygroundExample = {
   query: `# Who is signed in (GET /user/me): the account of
 # the token in the Headers tab (from the LogIn tab),
@@ -225,6 +259,7 @@ subscription UnseenNotifications {
 export const PLAYGROUND_EXAMPLES: readonly PlaygroundExample[] = [
   mangaPage,
   animePage,
+  profilePage,
   novelSearch,
   logIn,
   signedIn,
