@@ -1,6 +1,6 @@
-import { Arg, Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
 import { TITLE_CONTENT_TYPES, type TitleContentType } from '../common/enums';
-import { TitleContentTypeEnum } from '../common/scalars';
+import { TitleContentTypeEnum, UnixTime } from '../common/scalars';
 import type { RequestContext } from '../context';
 import { sqlRoot, sqlRowType, type SqlForm } from '../graphql/sql-plan/fields';
 
@@ -10,8 +10,8 @@ export class SitemapEntry {
   @Field(() => String)
   slug!: string;
 
-  @Field(() => Int, { nullable: true, description: 'When the title last changed (Unix seconds).' })
-  updated_at!: number | null;
+  @Field(() => UnixTime, { nullable: true, description: 'When the title last changed.' })
+  updated_at!: Date | null;
 }
 
 /**
@@ -21,7 +21,7 @@ export class SitemapEntry {
 const sitemapSql = (kind: string): string =>
   TITLE_CONTENT_TYPES.map(
     (table) =>
-      `select t.slug, extract(epoch from t.updated)::int as updated_at, t.score, t.scored_by, t.reference
+      `select t.slug, t.updated as updated_at, t.score, t.scored_by, t.reference
          from ${table} t where ${kind} = '${table}' and not t.deleted`,
   ).join(' union all ');
 

@@ -83,6 +83,25 @@ export async function getFavourite(
 }
 
 /**
+ * A favourite's insert or delete (returning its `user_reference` and `content_reference`,
+ * or no row when there was nothing to write) with its action record, in one statement.
+ */
+const writeWithAction = (
+  em: EntityManager,
+  write: SqlFragment,
+  action: 'favourite_add' | 'favourite_remove',
+  at: Date,
+) =>
+  writeWithEffects(em, write, [
+    sql(
+      `insert into action_record (type, user_reference, target, created)
+       select ?, user_reference, content_reference::text, ? from written`,
+      action,
+      at,
+    ),
+  ]);
+
+/**
  * PUT /favourite/{content_type}/{slug}: look-up → scope `create:favourite` → 409
  * `favourite:exists`. The favourite and its action `favourite_add` in one statement; a
  * concurrent add of the same item is the same conflict.
@@ -95,7 +114,8 @@ export async function addFavourite(
 ): Promise<Favourite> {
   const content = await findContent(em, viewer, kind, slug);
   requireScopes(viewer, ['create:favourite']);
-  const row = await writeWithEffects(
+  const at = new Date();
+  const row = await writeWithAction(
     em,
     sql(
       `insert into favourite (reference, user_reference, content_type, content_reference, created)
@@ -105,12 +125,10 @@ export async function addFavourite(
       viewer.user.reference,
       kind,
       content,
-      new Date(),
+      at,
     ),
-    [
-      sql(`insert into action_record (type, user_reference, target, created)
-           select 'favourite_add', user_reference, content_reference::text, created from written`),
-    ],
+    'favourite_add',
+    at,
   );
   if (!row) throw new AppError('favourite:exists');
   return em.map(Favourite, { ...row, content_type: kind });
@@ -125,7 +143,7 @@ export async function removeFavourite(
 ): Promise<void> {
   const content = await findContent(em, viewer, kind, slug);
   requireScopes(viewer, ['delete:favourite']);
-  const row = await writeWithEffects(
+  const row = await writeWithAction(
     em,
     sql(
       `delete from favourite where user_reference = ? and content_type = ? and content_reference = ?
@@ -134,13 +152,8 @@ export async function removeFavourite(
       kind,
       content,
     ),
-    [
-      sql(
-        `insert into action_record (type, user_reference, target, created)
-         select 'favourite_remove', user_reference, content_reference::text, ? from written`,
-        new Date(),
-      ),
-    ],
+    'favourite_remove',
+    new Date(),
   );
   if (!row) throw new AppError('favourite:not_found');
 }

@@ -73,7 +73,12 @@ const author = (o: Partial<User> = {}): Promise<User> =>
  */
 async function article(
   user: User,
-  { likes = 0, comments = 0, age = DAY, ...o }: Partial<Article> & { likes?: number; comments?: number; age?: number } = {},
+  {
+    likes = 0,
+    comments = 0,
+    age = DAY,
+    ...o
+  }: Partial<Article> & { likes?: number; comments?: number; age?: number } = {},
 ): Promise<Article> {
   const built = await buildArticle(t.orm, user, { vote_score: likes, comments_count: comments, ...o });
   // `created` is written directly: the entity sets it on create.
@@ -186,7 +191,9 @@ describe('GET /articles/stats', () => {
       const res = await rest(t.app, 'DELETE', PATH, undefined, writer.as);
       expect([res.status, res.body.code]).toEqual([405, 'system:method_not_allowed']);
       expect(res.headers.allow).toBe('GET, HEAD');
-      expect((await t.orm.em.fork().findOneOrFail(Article, { reference: stats.reference })).deleted).toBe(false);
+      expect((await t.orm.em.fork().findOneOrFail(Article, { reference: stats.reference })).deleted).toBe(
+        false,
+      );
       expect((await rest(t.app, 'HEAD', PATH)).status).toBe(200);
     });
 
@@ -369,7 +376,7 @@ describe('GET /articles/stats', () => {
         beta: 5,
         Beta: 5,
         alpha: 5,
-        'ärger': 5,
+        ärger: 5,
         _under: 5,
         '10': 5,
         top: 9,
@@ -409,7 +416,13 @@ describe('GET /articles/stats', () => {
         [['anime', 'news'], false],
         [['anime'], true],
       ] as const) {
-        const res = await rest(t.app, 'POST', '/articles/create', articleBody({ tags: tagList, draft }), writer.as);
+        const res = await rest(
+          t.app,
+          'POST',
+          '/articles/create',
+          articleBody({ tags: tagList, draft }),
+          writer.as,
+        );
         expect(res.status).toBe(200);
       }
       // Tags count articles regardless of age: the 30-day window is the authors'.
@@ -462,7 +475,12 @@ describe('GET /articles/stats', () => {
 
     it('a third-party token without read:articles_top is 403 permission:denied on every door, in both languages', async () => {
       const { viewer } = await fixture();
-      const without = await thirdParty(viewer.user, ['read:articles', 'create:article', 'read:follow', 'watchlist']);
+      const without = await thirdParty(viewer.user, [
+        'read:articles',
+        'create:article',
+        'read:follow',
+        'watchlist',
+      ]);
       await expectFailure(without, ERRORS.denied);
       await expectFailure({ ...without, language: 'uk' }, ERRORS.deniedUk);
       await expectFailure(await thirdParty(viewer.user, []), ERRORS.denied);

@@ -44,6 +44,7 @@ describe('npm run demo', () => {
       expect.stringMatching(/^demo: articles: 6 articles, 30 votes in /),
       expect.stringMatching(/^demo: collections: \d+ collections in /),
       expect.stringMatching(/^demo: comments: \d+ comments in /),
+      expect.stringMatching(/^demo: favourites: [\d,]+ favourites in /),
       expect.stringMatching(/^demo: planner statistics in \d+\.\d s$/),
       expect.stringMatching(/^demo data \(scale 0\.1\) loaded in \d+\.\d s$/),
     ]);

@@ -121,6 +121,7 @@ describe('demo data', () => {
         'articles',
         'collections',
         'comments',
+        'favourites',
         'planner statistics',
       ]);
       expect(logged[0]).toMatch(
