@@ -1,6 +1,6 @@
-import { Arg, Args, Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, ObjectType, Query, Resolver } from 'type-graphql';
 import type { TitleContentType } from '../common/enums';
-import { type Page, PageArgs, Pagination } from '../common/pagination/pagination';
+import { PageArgs, PagedType } from '../common/pagination/pagination';
 import { TitleContentTypeEnum } from '../common/scalars';
 import { valueListType } from '../common/scalars/value-list';
 import type { RequestContext } from '../context';
@@ -16,13 +16,7 @@ const SCOPES = ['read:readlist', 'read:watchlist'];
 export const EditTodoTypeEnum = valueListType('EditTodoType', EDIT_TODO_TYPES);
 
 @ObjectType()
-export class EditTodoPage implements Page<Anime | Manga | Novel> {
-  @Field(() => Pagination)
-  pagination!: Pagination;
-
-  @Field(() => [CatalogItem])
-  list!: (Anime | Manga | Novel)[];
-}
+export class EditTodoPage extends PagedType<Anime | Manga | Novel>(CatalogItem) {}
 
 @Resolver()
 export class EditTodoResolver {

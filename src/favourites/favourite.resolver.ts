@@ -1,10 +1,10 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Authorized, Ctx, Field, Info, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, Info, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
 import { userSubject } from '../accounts/users.service';
 import { servePreviews } from '../collections/collection.resolver';
 import { DeleteResult } from '../common/delete-result';
 import { FAVOURITE_CONTENT_TYPES, type FavouriteContentType } from '../common/enums';
-import { type Page, PageArgs, Pagination } from '../common/pagination/pagination';
+import { PageArgs, PagedType } from '../common/pagination/pagination';
 import { valueListType } from '../common/scalars/value-list';
 import type { RequestContext } from '../context';
 import { sql } from '../db/sql';
@@ -25,13 +25,7 @@ export const FavouriteContentTypeEnum = valueListType('FavouriteContentType', FA
 
 /** A page of favourites: items of one kind, each with `favourite_created`. */
 @ObjectType()
-export class FavouritePage implements Page<FavouriteEntity> {
-  @Field(() => Pagination)
-  pagination!: Pagination;
-
-  @Field(() => [FavouriteItem])
-  list!: FavouriteEntity[];
-}
+export class FavouritePage extends PagedType<FavouriteEntity>(FavouriteItem) {}
 
 const READ_FAVOURITE = ['read:favourite'];
 const READ_FAVOURITE_LIST = ['read:favourite:list'];

@@ -46,8 +46,11 @@ export function toPage<T>(list: T[], total: number, { page, size }: PageArgs): P
   return { pagination: { total, pages: Math.ceil(total / size), page }, list };
 }
 
-/** Base of the GraphQL type of a page of `Item`, `{pagination, list}`; subclasses name it. */
-export function PagedType<T extends object>(Item: ClassType<T>): ClassType<Page<T>> {
+/**
+ * Base of the GraphQL type of a page of `Item` (an object type, or a union of them made
+ * by `createUnionType`), `{pagination, list}`; subclasses name it.
+ */
+export function PagedType<T extends object>(Item: ClassType<T> | T): ClassType<Page<T>> {
   @ObjectType()
   class PagedResult implements Page<T> {
     @Field(() => Pagination)
